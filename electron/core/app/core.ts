@@ -1,0 +1,106 @@
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import { createLogger, type Logger } from '../common/log';
+import { EventBus } from '../common/events';
+import { systemClock } from '../common/clock';
+import type { Clock, CoreContext, Domain, HubBroadcaster, Platform, ResourceTemplateDef, RouteDef, ToolDef, HubMethodHandler } from '../common/types';
+import { openStateDb } from '../db';
+import { createHub, type Hub } from '../hub';
+import type { Config } from './config';
+import { ensureDemoVault } from './demo';
+import { headlessPlatform } from './platform';
+import { createAppDomain } from './domain';
+
+export interface CoreOptions {
+  /** Electron passes its own; the headless owner uses web notifications over the hub. */
+  platform?: (hub: HubBroadcaster, log: Logger) => Platform;
+  log?: Logger;
+  clock?: Clock;
+  /** Set by the owner once the HTTP server listens (for mailroom_info). */
+  port?: () => number;
+}
+
+export interface Core {
+  config: Config;
+  log: Logger;
+  hub: Hub;
+  ctx: CoreContext;
+  domains: Domain[];
+  tools: ToolDef[];
+  resourceTemplates: ResourceTemplateDef[];
+  routes: RouteDef[];
+  counts(): Record<string, number>;
+  startedAt: number;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The composition root: builds every domain with explicit dependencies, in dependency order,
+ * and stops them in reverse. Nothing here knows about Electron or HTTP.
+ */
+export async function createCore(config: Config, opts: CoreOptions = {}): Promise<Core> {
+  const log = opts.log ?? createLogger({ file: path.join(config.dataDir, 'logs', 'mailroom.log'), stderr: true });
+  if (config.demoVault) ensureDemoVault(config.appRoot, config.vaultDir, log);
+  const stateDb: Database.Database = openStateDb(config.dataDir);
+  const hub = createHub({ log: log.child('hub') });
+  const platform = (opts.platform ?? ((h, l) => headlessPlatform(config.dataDir, h, l)))(hub, log);
+  const ctx: CoreContext = { config, log, stateDb, hub, events: new EventBus(), platform, clock: opts.clock ?? systemClock };
+
+  const domains: Domain[] = [];
+  const add = <D extends Domain>(d: D): D => {
+    domains.push(d);
+    return d;
+  };
+
+  // ---- domains, in dependency order (each issue adds its line here) ----
+  // vault + inbox (seed 000), nlp + memory (seed 004), mailbox (seed 003), router (seed 001), mail (seed 002)
+
+  const startedAt = Date.now();
+  const counts = () => Object.assign({}, ...domains.map((d) => d.counts?.() ?? {})) as Record<string, number>;
+  add(createAppDomain(ctx, { counts, port: opts.port ?? (() => config.port), startedAt }));
+
+  const tools = domains.flatMap((d) => d.tools ?? []);
+  const seen = new Set<string>();
+  for (const t of tools) {
+    if (seen.has(t.name)) throw new Error(`two domains define the MCP tool ${t.name}`);
+    seen.add(t.name);
+  }
+  for (const d of domains) {
+    for (const [name, fn] of Object.entries(d.hubMethods ?? {})) hub.register(name, fn as HubMethodHandler);
+  }
+
+  let started: Domain[] = [];
+  return {
+    config,
+    log,
+    hub,
+    ctx,
+    domains,
+    tools,
+    resourceTemplates: domains.flatMap((d) => d.resourceTemplates ?? []),
+    routes: domains.flatMap((d) => d.routes ?? []),
+    counts,
+    startedAt,
+    async start() {
+      for (const d of domains) {
+        await d.start?.();
+        started.push(d);
+      }
+      log.info('core started', { vault: config.vaultDir, dataDir: config.dataDir, domains: domains.map((d) => d.name) });
+    },
+    async stop() {
+      for (const d of [...started].reverse()) {
+        try {
+          await d.stop?.();
+        } catch (e) {
+          log.error('domain failed to stop', { domain: d.name, error: String(e) });
+        }
+      }
+      started = [];
+      await hub.stop();
+      stateDb.close();
+      log.info('core stopped');
+    },
+  };
+}

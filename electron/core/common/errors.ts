@@ -1,0 +1,60 @@
+import { ErrorCode, type ErrorShape } from '../../../shared/errors';
+
+const STATUS_BY_CODE: Record<string, number> = {
+  [ErrorCode.invalidArgument]: 400,
+  [ErrorCode.pathOutsideVault]: 400,
+  [ErrorCode.tooLarge]: 413,
+  [ErrorCode.unauthorized]: 401,
+  [ErrorCode.forbidden]: 403,
+  [ErrorCode.notFound]: 404,
+  [ErrorCode.conflict]: 409,
+  [ErrorCode.unavailable]: 503,
+};
+
+/** An error a user or client can act on: a stable code, a message that says what to do. */
+export class MailroomError extends Error {
+  readonly code: string;
+  readonly details?: Record<string, unknown>;
+  readonly status: number;
+
+  constructor(code: string, message: string, details?: Record<string, unknown>, status?: number) {
+    super(message);
+    this.name = 'MailroomError';
+    this.code = code;
+    this.details = details;
+    this.status = status ?? STATUS_BY_CODE[code] ?? (code.endsWith('_not_found') ? 404 : 400);
+  }
+
+  toJSON(): ErrorShape {
+    return this.details
+      ? { code: this.code, message: this.message, details: this.details }
+      : { code: this.code, message: this.message };
+  }
+}
+
+export const invalidArgument = (message: string, details?: Record<string, unknown>) =>
+  new MailroomError(ErrorCode.invalidArgument, message, details);
+
+export const notFound = (message: string, details?: Record<string, unknown>, code: string = ErrorCode.notFound) =>
+  new MailroomError(code, message, details, 404);
+
+/** Turns anything thrown into the wire shape; unknown errors become `internal` without stack traces. */
+export function toErrorShape(err: unknown): ErrorShape {
+  if (err instanceof MailroomError) return err.toJSON();
+  if (err && typeof err === 'object' && 'issues' in err && Array.isArray((err as { issues: unknown[] }).issues)) {
+    // zod error
+    const issues = (err as { issues: Array<{ path: PropertyKey[]; message: string }> }).issues;
+    return {
+      code: ErrorCode.invalidArgument,
+      message: issues.map((i) => `${i.path.map(String).join('.') || '(input)'}: ${i.message}`).join('; '),
+      details: { issues: issues.map((i) => ({ path: i.path.map(String), message: i.message })) },
+    };
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { code: ErrorCode.internal, message: `Internal error: ${message}. See the log in the data dir.` };
+}
+
+export function statusOf(err: unknown): number {
+  if (err instanceof MailroomError) return err.status;
+  return toErrorShape(err).code === ErrorCode.invalidArgument ? 400 : 500;
+}

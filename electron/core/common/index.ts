@@ -1,0 +1,6 @@
+export * from './errors';
+export * from './log';
+export * from './types';
+export * from './events';
+export * from './clock';
+export * from './tool';

@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+export interface Logger {
+  debug(msg: string, fields?: Record<string, unknown>): void;
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+  child(scope: string): Logger;
+  close(): void;
+}
+
+/** Keys whose values never reach a log line. */
+const SECRET_KEY = /(token|secret|password|passwd|authorization|api[_-]?key|cookie|credential)/i;
+
+export function redact(value: unknown, depth = 0): unknown {
+  if (depth > 6 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    out[k] = SECRET_KEY.test(k) ? '[redacted]' : redact(v, depth + 1);
+  }
+  return out;
+}
+
+export interface LoggerOptions {
+  /** File to append JSON lines to (created with its folder). */
+  file?: string;
+  /** Where human-readable lines go; stdout is never used so stdio MCP stays clean. */
+  stderr?: boolean;
+  level?: LogLevel;
+}
+
+export function createLogger(opts: LoggerOptions = {}, scope = 'mailroom'): Logger {
+  const level = opts.level ?? ((process.env.MAILROOM_LOG_LEVEL as LogLevel | undefined) ?? 'info');
+  let fd: number | undefined;
+  if (opts.file) {
+    fs.mkdirSync(path.dirname(opts.file), { recursive: true });
+    fd = fs.openSync(opts.file, 'a', 0o600);
+  }
+  const state = { fd, closed: false };
+  const make = (s: string): Logger => {
+    const write = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
+      if (ORDER[lvl] < ORDER[level] || state.closed) return;
+      const rec = { t: new Date().toISOString(), level: lvl, scope: s, msg, ...(fields ? (redact(fields) as object) : {}) };
+      if (state.fd !== undefined) {
+        try {
+          fs.writeSync(state.fd, JSON.stringify(rec) + '\n');
+        } catch {
+          /* logging must never take the process down */
+        }
+      }
+      if (opts.stderr) {
+        const extra = fields ? ' ' + JSON.stringify(redact(fields)) : '';
+        process.stderr.write(`[${s}] ${lvl}: ${msg}${extra}\n`);
+      }
+    };
+    return {
+      debug: (m, f) => write('debug', m, f),
+      info: (m, f) => write('info', m, f),
+      warn: (m, f) => write('warn', m, f),
+      error: (m, f) => write('error', m, f),
+      child: (sub) => make(`${s}:${sub}`),
+      close: () => {
+        if (state.closed) return;
+        state.closed = true;
+        if (state.fd !== undefined) fs.closeSync(state.fd);
+      },
+    };
+  };
+  return make(scope);
+}
+
+/** A logger that drops everything (unit tests). */
+export function silentLogger(): Logger {
+  const l: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => l, close() {} };
+  return l;
+}

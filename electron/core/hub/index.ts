@@ -1,0 +1,2 @@
+export { createHub, type Hub, type HubOptions } from './server';
+export { RS, MessageType, frame } from './protocol';

@@ -1,0 +1,184 @@
+import crypto from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, WebSocket, type RawData } from 'ws';
+import type { Logger } from '../common/log';
+import type { HubBroadcaster, HubMethodHandler } from '../common/types';
+import { toErrorShape } from '../common/errors';
+import { HubMethod } from '../../../shared/api';
+import { MessageType, frame, splitRecords, type HubMessage } from './protocol';
+
+export interface Hub extends HubBroadcaster {
+  register(name: string, handler: HubMethodHandler): void;
+  /** POST <path>/negotiate */
+  handleNegotiate(req: IncomingMessage, res: ServerResponse): void;
+  /** WebSocket upgrade on <path> (auth already checked by the HTTP layer). */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  connectionCount(): number;
+  /** Closes every connection with allowReconnect so clients come back to the next owner. */
+  stop(): Promise<void>;
+}
+
+interface Conn {
+  id: string;
+  ws: WebSocket;
+  handshaken: boolean;
+  buffer: string;
+}
+
+export interface HubOptions {
+  log: Logger;
+  /** Keep-alive ping interval (the client times out after 30 s of silence). */
+  keepAliveMs?: number;
+}
+
+/**
+ * A generic SignalR hub over WebSockets speaking the JSON protocol, so the official
+ * @microsoft/signalr clients (JS, .NET, Java) connect unchanged. Domains register methods and
+ * broadcast events through it.
+ */
+export function createHub(opts: HubOptions): Hub {
+  const { log } = opts;
+  const methods = new Map<string, HubMethodHandler>();
+  const conns = new Map<string, Conn>();
+  /** connectionToken → expiry, issued by negotiate and spent by the WebSocket. */
+  const pendingTokens = new Map<string, number>();
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+
+  methods.set(HubMethod.ping, () => ({ now: new Date().toISOString() }));
+
+  const send = (c: Conn, msg: object) => {
+    if (c.ws.readyState === WebSocket.OPEN) c.ws.send(frame(msg));
+  };
+
+  const keepAlive = setInterval(() => {
+    for (const c of conns.values()) if (c.handshaken) send(c, { type: MessageType.Ping });
+    const now = Date.now();
+    for (const [t, exp] of pendingTokens) if (exp < now) pendingTokens.delete(t);
+  }, opts.keepAliveMs ?? 15_000);
+  keepAlive.unref();
+
+  async function onInvocation(c: Conn, msg: Extract<HubMessage, { type: 1 }>) {
+    const handler = methods.get(msg.target);
+    const reply = (body: { result?: unknown; error?: string }) => {
+      if (msg.invocationId !== undefined) send(c, { type: MessageType.Completion, invocationId: msg.invocationId, ...body });
+    };
+    if (!handler) {
+      reply({ error: JSON.stringify({ code: 'method_not_found', message: `Unknown hub method '${msg.target}'.` }) });
+      return;
+    }
+    try {
+      const result = await handler({ connectionId: c.id }, ...(Array.isArray(msg.arguments) ? msg.arguments : []));
+      reply(result === undefined ? {} : { result });
+    } catch (e) {
+      const shape = toErrorShape(e);
+      if (shape.code === 'internal') log.error('hub method failed', { method: msg.target, error: String(e) });
+      reply({ error: JSON.stringify(shape) });
+    }
+  }
+
+  function onRecord(c: Conn, text: string) {
+    if (!c.handshaken) {
+      let hs: { protocol?: string; version?: number };
+      try {
+        hs = JSON.parse(text);
+      } catch {
+        hs = {};
+      }
+      if (hs.protocol !== 'json') {
+        c.ws.send(frame({ error: `Requested protocol '${hs.protocol}' is not available; use 'json'.` }));
+        c.ws.close(1002);
+        return;
+      }
+      c.handshaken = true;
+      c.ws.send(frame({}));
+      return;
+    }
+    let msg: HubMessage;
+    try {
+      msg = JSON.parse(text) as HubMessage;
+    } catch {
+      send(c, { type: MessageType.Close, error: 'Malformed message: not JSON.', allowReconnect: false });
+      c.ws.close(1003);
+      return;
+    }
+    switch (msg.type) {
+      case MessageType.Invocation:
+        void onInvocation(c, msg as Extract<HubMessage, { type: 1 }>);
+        break;
+      case MessageType.StreamInvocation:
+        if (msg.invocationId) send(c, { type: MessageType.Completion, invocationId: msg.invocationId, error: 'Streaming methods are not supported by this hub.' });
+        break;
+      case MessageType.Ping:
+      case MessageType.CancelInvocation:
+      case MessageType.StreamItem:
+        break;
+      case MessageType.Close:
+        c.ws.close(1000);
+        break;
+      default:
+        break;
+    }
+  }
+
+  return {
+    register(name, handler) {
+      if (methods.has(name)) throw new Error(`hub method ${name} registered twice`);
+      methods.set(name, handler);
+    },
+    broadcast(event, ...args) {
+      const text = frame({ type: MessageType.Invocation, target: event, arguments: args });
+      for (const c of conns.values()) {
+        if (c.handshaken && c.ws.readyState === WebSocket.OPEN) c.ws.send(text);
+      }
+    },
+    handleNegotiate(_req, res) {
+      const connectionId = crypto.randomUUID();
+      const connectionToken = crypto.randomBytes(16).toString('base64url');
+      pendingTokens.set(connectionToken, Date.now() + 60_000);
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(
+        JSON.stringify({
+          negotiateVersion: 1,
+          connectionId,
+          connectionToken,
+          availableTransports: [{ transport: 'WebSockets', transferFormats: ['Text'] }],
+        }),
+      );
+    },
+    handleUpgrade(req, socket, head) {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const id = url.searchParams.get('id');
+      // A client that skipped negotiation has no id; one that negotiated must present a live token.
+      if (id !== null) {
+        if (!pendingTokens.has(id)) {
+          socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\n\r\nUnknown or expired connection id; negotiate again.\r\n');
+          return;
+        }
+        pendingTokens.delete(id);
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        const c: Conn = { id: id ?? crypto.randomUUID(), ws, handshaken: false, buffer: '' };
+        conns.set(c.id, c);
+        ws.on('message', (data: RawData) => {
+          c.buffer += data.toString();
+          const { records, rest } = splitRecords(c.buffer);
+          c.buffer = rest;
+          for (const r of records) onRecord(c, r);
+        });
+        ws.on('close', () => conns.delete(c.id));
+        ws.on('error', (e) => log.warn('hub socket error', { error: String(e) }));
+      });
+    },
+    connectionCount: () => conns.size,
+    async stop() {
+      clearInterval(keepAlive);
+      for (const c of conns.values()) {
+        send(c, { type: MessageType.Close, allowReconnect: true });
+        c.ws.close(1001);
+      }
+      conns.clear();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

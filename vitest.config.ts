@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Integration tests start real servers and child processes; two cores, so keep it modest.
+    pool: 'forks',
+    maxWorkers: 2,
+    reporters: ['default'],
+  },
+});
