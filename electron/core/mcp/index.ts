@@ -1,0 +1,2 @@
+export { createMcpServer, toolResult, toolError, type McpSurface, type McpSessionInfo } from './server';
+export { createMcpHttpHandler, TASK_HEADER } from './http';

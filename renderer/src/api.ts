@@ -1,0 +1,75 @@
+import type { ErrorShape } from '../../shared/errors';
+import { isErrorShape } from '../../shared/errors';
+
+/**
+ * How the renderer reaches the owner. In Electron the preload hands `{ baseUrl, token }`; in a
+ * browser the page was opened as `/?token=…` and keeps the token for this tab.
+ */
+export interface Bridge {
+  baseUrl: string;
+  token: string;
+}
+
+declare global {
+  interface Window {
+    mailroom?: Bridge & { native?: { notify(title: string, body: string): void; pathsOf?(files: File[]): string[] } };
+  }
+}
+
+const STORAGE_KEY = 'mailroom.token';
+
+export function resolveBridge(): Bridge {
+  if (window.mailroom) return { baseUrl: window.mailroom.baseUrl, token: window.mailroom.token };
+  const url = new URL(window.location.href);
+  const fromUrl = url.searchParams.get('token');
+  if (fromUrl) {
+    sessionStorage.setItem(STORAGE_KEY, fromUrl);
+    url.searchParams.delete('token');
+    window.history.replaceState(null, '', url.pathname + url.search + url.hash);
+  }
+  return { baseUrl: window.location.origin, token: fromUrl ?? sessionStorage.getItem(STORAGE_KEY) ?? '' };
+}
+
+export const bridge: Bridge = resolveBridge();
+
+/** An API error with the contract's shape. */
+export class ApiError extends Error implements ErrorShape {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+async function request<T>(method: string, path: string, body?: unknown, init: RequestInit = {}): Promise<T> {
+  const isRaw = body instanceof Blob || body instanceof ArrayBuffer || body instanceof Uint8Array;
+  const res = await fetch(bridge.baseUrl + path, {
+    method,
+    ...init,
+    headers: {
+      authorization: `Bearer ${bridge.token}`,
+      ...(body !== undefined && !isRaw ? { 'content-type': 'application/json' } : {}),
+      ...(init.headers ?? {}),
+    },
+    body: body === undefined ? undefined : isRaw ? (body as BodyInit) : JSON.stringify(body),
+  });
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  const data: unknown = text ? JSON.parse(text) : undefined;
+  if (!res.ok) {
+    if (isErrorShape(data)) throw new ApiError(res.status, data.code, data.message, data.details);
+    throw new ApiError(res.status, 'http_error', `HTTP ${res.status}`);
+  }
+  return data as T;
+}
+
+export const api = {
+  get: <T>(path: string) => request<T>('GET', path),
+  post: <T>(path: string, body?: unknown, init?: RequestInit) => request<T>('POST', path, body, init),
+  put: <T>(path: string, body?: unknown) => request<T>('PUT', path, body),
+  patch: <T>(path: string, body?: unknown) => request<T>('PATCH', path, body),
+  del: <T>(path: string) => request<T>('DELETE', path),
+};

@@ -1,0 +1,85 @@
+import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { HubConnectionBuilder, HubConnectionState, LogLevel, type HubConnection } from '@microsoft/signalr';
+import { HUB_PATH } from '../../shared/api';
+import { bridge } from './api';
+
+export type HubStatus = 'connecting' | 'connected' | 'reconnecting' | 'disconnected';
+
+interface HubValue {
+  connection: HubConnection;
+  status: HubStatus;
+}
+
+const HubContext = createContext<HubValue | null>(null);
+
+/** One SignalR connection for the whole app, reconnecting forever with backoff. */
+export function HubProvider({ children }: { children: ReactNode }) {
+  const [connection] = useState(() =>
+    new HubConnectionBuilder()
+      .withUrl(bridge.baseUrl + HUB_PATH, { accessTokenFactory: () => bridge.token })
+      .withAutomaticReconnect({ nextRetryDelayInMilliseconds: (ctx) => Math.min(10_000, 250 * 2 ** ctx.previousRetryCount) })
+      .configureLogging(LogLevel.None)
+      .build(),
+  );
+  const [status, setStatus] = useState<HubStatus>('connecting');
+
+  useEffect(() => {
+    let disposed = false;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    connection.onreconnecting(() => setStatus('reconnecting'));
+    connection.onreconnected(() => setStatus('connected'));
+    const start = () => {
+      if (disposed) return;
+      setStatus((s) => (s === 'connected' ? 'reconnecting' : s));
+      connection
+        .start()
+        .then(() => !disposed && setStatus('connected'))
+        .catch(() => {
+          if (disposed) return;
+          setStatus('reconnecting');
+          retry = setTimeout(start, 2_000);
+        });
+    };
+    connection.onclose(() => {
+      if (disposed) return;
+      setStatus('reconnecting');
+      retry = setTimeout(start, 1_000);
+    });
+    start();
+    return () => {
+      disposed = true;
+      if (retry) clearTimeout(retry);
+      if (connection.state !== HubConnectionState.Disconnected) void connection.stop();
+    };
+  }, [connection]);
+
+  return <HubContext.Provider value={{ connection, status }}>{children}</HubContext.Provider>;
+}
+
+export function useHub(): HubValue {
+  const v = useContext(HubContext);
+  if (!v) throw new Error('useHub outside HubProvider');
+  return v;
+}
+
+/** Subscribes to a hub event for the component's lifetime; the latest handler is always used. */
+export function useHubEvent(event: string, handler: (...args: unknown[]) => void): void {
+  const { connection } = useHub();
+  const ref = useRef(handler);
+  ref.current = handler;
+  useEffect(() => {
+    const fn = (...args: unknown[]) => ref.current(...args);
+    connection.on(event, fn);
+    return () => connection.off(event, fn);
+  }, [connection, event]);
+}
+
+/** Calls `reload` on every reconnect so pages catch up on what they missed. */
+export function useOnReconnect(reload: () => void): void {
+  const { status } = useHub();
+  const prev = useRef(status);
+  useEffect(() => {
+    if (prev.current !== 'connected' && status === 'connected') reload();
+    prev.current = status;
+  }, [status, reload]);
+}

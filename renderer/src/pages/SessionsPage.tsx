@@ -1,0 +1,10 @@
+import { EmptyState } from '../components/EmptyState';
+
+export function SessionsPage() {
+  return (
+    <section className="page">
+      <header className="page-header"><h1>Sessions</h1></header>
+      <EmptyState title="Nothing here yet" body="This page fills in as Mailroom learns more." />
+    </section>
+  );
+}
