@@ -53,8 +53,14 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
     return d;
   };
 
-  // ---- domains, in dependency order (each issue adds its line here) ----
-  // vault + inbox (seed 000), nlp + memory (seed 004), mailbox (seed 003), router (seed 001), mail (seed 002)
+  // ---- domains, in dependency order; each replaces its own placeholder line ----
+  // [nlp] on-device models (seed 004)
+  // [vault] vault index, watcher, git (seed 000)
+  // [inbox] analyze / execute / capture (seed 000)
+  // [memory] analyze_message, save_memory (seed 004)
+  // [mailbox] session mailbox (seed 003)
+  // [router] MCP router (seed 001)
+  // [mail] NeuralMail (seed 002)
 
   const startedAt = Date.now();
   const counts = () => Object.assign({}, ...domains.map((d) => d.counts?.() ?? {})) as Record<string, number>;

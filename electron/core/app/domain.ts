@@ -52,6 +52,7 @@ export function createAppDomain(ctx: CoreContext, deps: AppDeps): Domain {
         }),
       },
       { method: 'GET', path: '/api/info', handler: () => info() },
+      { method: 'GET', path: '/api/badges', handler: () => ctx.platform.badges() },
       { method: 'GET', path: '/api/connect', handler: () => connectSnippet(config) },
       {
         method: 'POST',

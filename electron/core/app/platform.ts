@@ -20,6 +20,7 @@ export function headlessPlatform(dataDir: string, hub: HubBroadcaster, log: Logg
       const total = [...badges.values()].reduce((a, b) => a + b, 0);
       hub.broadcast('BadgeChanged', { key, count, total });
     },
+    badges: () => Object.fromEntries(badges),
     secrets: keyFileSecretBox(dataDir),
   };
 }

@@ -102,6 +102,8 @@ export interface Platform {
   notify(n: { title: string; body: string }): void;
   /** Total count for the tray badge / page title, with an optional tooltip. */
   setBadge(key: string, count: number): void;
+  /** Current badge counts by key (for the UI's first paint). */
+  badges(): Record<string, number>;
   secrets: SecretBox;
 }
 
