@@ -142,6 +142,8 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
     port,
     url: `http://127.0.0.1:${port}`,
     async close() {
+      // Hub sockets are upgraded connections the HTTP server no longer tracks: close them first.
+      await hub.stop();
       await mcp.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -44,6 +44,7 @@ export function createHub(opts: HubOptions): Hub {
   /** connectionToken → expiry, issued by negotiate and spent by the WebSocket. */
   const pendingTokens = new Map<string, number>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  let stopped = false;
 
   methods.set(HubMethod.ping, () => ({ now: new Date().toISOString() }));
 
@@ -147,6 +148,10 @@ export function createHub(opts: HubOptions): Hub {
       );
     },
     handleUpgrade(req, socket, head) {
+      if (stopped) {
+        socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
+        return;
+      }
       const url = new URL(req.url ?? '/', 'http://localhost');
       const id = url.searchParams.get('id');
       // A client that skipped negotiation has no id; one that negotiated must present a live token.
@@ -172,10 +177,13 @@ export function createHub(opts: HubOptions): Hub {
     },
     connectionCount: () => conns.size,
     async stop() {
+      if (stopped) return;
+      stopped = true;
       clearInterval(keepAlive);
       for (const c of conns.values()) {
         send(c, { type: MessageType.Close, allowReconnect: true });
         c.ws.close(1001);
+        c.ws.terminate();
       }
       conns.clear();
       await new Promise<void>((resolve) => wss.close(() => resolve()));

@@ -1,0 +1,100 @@
+import path from 'node:path';
+import { app, ipcMain, Menu, nativeImage, Tray, type BrowserWindow } from 'electron';
+import { resolveConfig } from '../core/app/config';
+import { defaultStaticDir, OwnerRunningError, startOwner, type Owner } from '../core/app/owner';
+import { electronPlatform } from './platform';
+import { preloadPath, secureWindow } from './windows';
+
+// The Electron shell: lifecycle, tray, windows, native powers. All logic lives in electron/core.
+function argValue(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+let owner: Owner | undefined;
+let tray: Tray | undefined;
+let mainWindow: BrowserWindow | undefined;
+let captureWindow: BrowserWindow | undefined;
+let watchingPaused = false;
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => openMain());
+  app.on('window-all-closed', () => {
+    /* stay in the tray */
+  });
+  void app.whenReady().then(start);
+}
+
+async function start() {
+  const config = resolveConfig({ vault: argValue('--vault'), dataDir: argValue('--data-dir'), port: argValue('--port') });
+  try {
+    owner = await startOwner(config, {
+      staticDir: defaultStaticDir(config.appRoot),
+      platform: (hub) => electronPlatform(config.dataDir, () => tray, hub),
+    });
+  } catch (e) {
+    if (e instanceof OwnerRunningError) {
+      process.stdout.write(`${e.message}\n`);
+      app.quit();
+      return;
+    }
+    throw e;
+  }
+  ipcMain.on('mailroom:notify', (_e, title: string, body: string) => owner?.core.ctx.platform.notify({ title, body }));
+  ipcMain.on('mailroom:bridge', (event) => {
+    event.returnValue = { baseUrl: owner!.url, token: owner!.token };
+  });
+  tray = new Tray(nativeImage.createFromPath(path.join(config.appRoot, 'resources', 'tray.png')));
+  tray.setToolTip('Mailroom');
+  tray.on('click', () => openMain());
+  rebuildMenu();
+  openMain();
+  app.on('before-quit', () => {
+    void owner?.stop();
+  });
+}
+
+function target() {
+  return { url: owner!.url, token: owner!.token, preload: preloadPath(__dirname) };
+}
+
+function openMain() {
+  if (!owner) return;
+  if (mainWindow && !mainWindow.isDestroyed()) {
+    mainWindow.show();
+    mainWindow.focus();
+    return;
+  }
+  mainWindow = secureWindow(target(), { width: 1180, height: 780, title: 'Mailroom' });
+}
+
+function openCapture() {
+  if (!owner) return;
+  if (captureWindow && !captureWindow.isDestroyed()) {
+    captureWindow.focus();
+    return;
+  }
+  captureWindow = secureWindow(target(), { width: 460, height: 360, title: 'Capture to Mailroom', alwaysOnTop: true, resizable: false }, '#/capture');
+}
+
+function rebuildMenu() {
+  tray?.setContextMenu(
+    Menu.buildFromTemplate([
+      { label: 'Open Mailroom', click: () => openMain() },
+      { label: 'Capture…', accelerator: 'CommandOrControl+Shift+M', click: () => openCapture() },
+      {
+        label: 'Pause watching',
+        type: 'checkbox',
+        checked: watchingPaused,
+        click: (item) => {
+          watchingPaused = item.checked;
+          owner?.core.ctx.events.emit('app:pause-watching', { paused: watchingPaused });
+        },
+      },
+      { type: 'separator' },
+      { label: 'Quit', click: () => app.quit() },
+    ]),
+  );
+}

@@ -1,0 +1,113 @@
+import { useEffect, type ComponentType } from 'react';
+import { HubProvider } from './hub';
+import { BadgeProvider, useBadges } from './badges';
+import { ToastProvider } from './components/Toasts';
+import { ConnectionIndicator } from './components/ConnectionIndicator';
+import { useRoute } from './router';
+import { InboxPage } from './pages/InboxPage';
+import { SessionsPage } from './pages/SessionsPage';
+import { RoutesPage } from './pages/RoutesPage';
+import { MailPage } from './pages/MailPage';
+import { SettingsPage } from './pages/SettingsPage';
+import { CapturePage } from './pages/CapturePage';
+import { bridge } from './api';
+import { Icon } from './components/Icon';
+
+interface NavItem {
+  id: string;
+  label: string;
+  badge?: string;
+  page: ComponentType;
+}
+
+const NAV: NavItem[] = [
+  { id: 'inbox', label: 'Inbox', badge: 'inbox', page: InboxPage },
+  { id: 'sessions', label: 'Sessions', badge: 'sessions', page: SessionsPage },
+  { id: 'routes', label: 'Routes', page: RoutesPage },
+  { id: 'mail', label: 'Mail', badge: 'mail', page: MailPage },
+  { id: 'settings', label: 'Settings', page: SettingsPage },
+];
+
+function Shell() {
+  const [route, go] = useRoute();
+  const badges = useBadges();
+  const current = NAV.find((n) => n.id === route) ?? NAV[0];
+  const Page = current.page;
+
+  // Alt+1…5 jumps between pages from anywhere.
+  useEffect(() => {
+    const on = (e: KeyboardEvent) => {
+      if (!e.altKey || e.ctrlKey || e.metaKey) return;
+      const n = Number(e.key);
+      if (n >= 1 && n <= NAV.length) {
+        e.preventDefault();
+        go(NAV[n - 1].id);
+      }
+    };
+    window.addEventListener('keydown', on);
+    return () => window.removeEventListener('keydown', on);
+  }, [go]);
+
+  return (
+    <div className="shell">
+      <nav className="sidebar" aria-label="Main">
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true">✉</span> Mailroom
+        </div>
+        <ul>
+          {NAV.map((n, i) => {
+            const count = n.badge ? (badges[n.badge] ?? 0) : 0;
+            return (
+              <li key={n.id}>
+                <a
+                  href={`#/${n.id}`}
+                  className={n.id === current.id ? 'active' : ''}
+                  aria-current={n.id === current.id ? 'page' : undefined}
+                  title={`${n.label} (Alt+${i + 1})`}
+                >
+                  <span className="nav-icon"><Icon name={n.id} /></span>
+                  <span className="nav-label">{n.label}</span>
+                  {count > 0 && (
+                    <span className="badge" data-testid={`nav-badge-${n.id}`} aria-label={`${count} pending`}>
+                      {count}
+                    </span>
+                  )}
+                </a>
+              </li>
+            );
+          })}
+        </ul>
+        <div className="sidebar-foot">
+          <ConnectionIndicator />
+        </div>
+      </nav>
+      <main className="content">
+        <Page />
+      </main>
+    </div>
+  );
+}
+
+function NoToken() {
+  return (
+    <div className="no-token">
+      <h1>Mailroom</h1>
+      <p>This page needs the link Mailroom printed when it started (it ends in <code>?token=…</code>).</p>
+      <p className="muted">
+        Run <code>mailroom status</code> to see it again.
+      </p>
+    </div>
+  );
+}
+
+export function App() {
+  if (!bridge.token) return <NoToken />;
+  const isCapture = window.location.hash.startsWith('#/capture');
+  return (
+    <HubProvider>
+      <ToastProvider>
+        <BadgeProvider>{isCapture ? <CapturePage /> : <Shell />}</BadgeProvider>
+      </ToastProvider>
+    </HubProvider>
+  );
+}
