@@ -1,0 +1,75 @@
+/**
+ * BIO decoding: constrained Viterbi over per-token log-probabilities (an I-X may only follow
+ * B-X or I-X), then character spans with a score (geometric mean of the chosen labels' probs).
+ */
+import type { EntitySpan, EntityType } from './contract';
+import type { Token } from './tokenize';
+
+export function allowedTransition(prev: string | undefined, next: string): boolean {
+  if (!next.startsWith('I-')) return true;
+  if (!prev || prev === 'O') return false;
+  return prev.slice(2) === next.slice(2);
+}
+
+/** Best label sequence; `logProbs` is row-major [tokens × labels]. */
+export function viterbi(logProbs: Float32Array | number[], nTokens: number, labels: readonly string[]): number[] {
+  const L = labels.length;
+  if (nTokens === 0) return [];
+  const allowed: boolean[][] = labels.map((p) => labels.map((n) => allowedTransition(p, n)));
+  let score = new Float64Array(L);
+  const back: Int32Array[] = [];
+  for (let j = 0; j < L; j++) score[j] = allowedTransition(undefined, labels[j]) ? logProbs[j] : -Infinity;
+  for (let t = 1; t < nTokens; t++) {
+    const next = new Float64Array(L);
+    const bp = new Int32Array(L);
+    for (let j = 0; j < L; j++) {
+      let best = -Infinity;
+      let arg = 0;
+      for (let i = 0; i < L; i++) {
+        if (!allowed[i][j]) continue;
+        const s = score[i];
+        if (s > best) {
+          best = s;
+          arg = i;
+        }
+      }
+      next[j] = best + logProbs[t * L + j];
+      bp[j] = arg;
+    }
+    back.push(bp);
+    score = next;
+  }
+  let last = 0;
+  for (let j = 1; j < L; j++) if (score[j] > score[last]) last = j;
+  const path = new Array<number>(nTokens);
+  path[nTokens - 1] = last;
+  for (let t = nTokens - 1; t > 0; t--) path[t - 1] = back[t - 1][path[t]];
+  return path;
+}
+
+export function spansFromPath(text: string, tokens: readonly Token[], path: readonly number[], labels: readonly string[], logProbs: Float32Array | number[]): EntitySpan[] {
+  const L = labels.length;
+  const out: EntitySpan[] = [];
+  let cur: { type: EntityType; from: number; to: number; lp: number } | undefined;
+  const flush = () => {
+    if (!cur) return;
+    const start = tokens[cur.from].start;
+    const end = tokens[cur.to].end;
+    const n = cur.to - cur.from + 1;
+    out.push({ text: text.slice(start, end), type: cur.type, start, end, score: Math.round(Math.exp(cur.lp / n) * 1000) / 1000 });
+    cur = undefined;
+  };
+  path.forEach((j, t) => {
+    const label = labels[j];
+    const lp = logProbs[t * L + j];
+    if (label.startsWith('B-')) {
+      flush();
+      cur = { type: label.slice(2) as EntityType, from: t, to: t, lp };
+    } else if (label.startsWith('I-') && cur) {
+      cur.to = t;
+      cur.lp += lp;
+    } else flush();
+  });
+  flush();
+  return out;
+}
