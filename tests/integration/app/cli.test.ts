@@ -48,7 +48,7 @@ describe('the mailroom command', () => {
       MAILROOM_PORT: '0',
     });
     children.push(child);
-    const health = await (await fetch(`http://127.0.0.1:${match[2]}/api/health`, { headers: { authorization: `Bearer ${match[3]}` } })).json();
+    const health = (await (await fetch(`http://127.0.0.1:${match[2]}/api/health`, { headers: { authorization: `Bearer ${match[3]}` } })).json()) as { vault: string };
     expect(health.vault).toBe(flagVault);
   });
 
@@ -58,7 +58,7 @@ describe('the mailroom command', () => {
     fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ vault: tempDir(), port: 0 }));
     const { child, match } = await startCli(['start', '--headless', '--data-dir', dataDir], RUNNING, { MAILROOM_VAULT: envVault });
     children.push(child);
-    const health = await (await fetch(`http://127.0.0.1:${match[2]}/api/health`, { headers: { authorization: `Bearer ${match[3]}` } })).json();
+    const health = (await (await fetch(`http://127.0.0.1:${match[2]}/api/health`, { headers: { authorization: `Bearer ${match[3]}` } })).json()) as { vault: string };
     expect(health.vault).toBe(envVault);
   });
 
