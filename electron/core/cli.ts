@@ -42,13 +42,13 @@ function electronBinary(): string | undefined {
  * The whole command tree. Domain commands get one runtime whose config follows the running
  * command's --vault/--data-dir (global options, accepted before or after the subcommand).
  */
-export function buildProgram(rt: CliRuntime, setOpts: (opts: CommonOpts) => void): Command {
+export function buildProgram(rt: CliRuntime, setOpts: (opts: CommonOpts, cmd: Command) => void): Command {
   const program = common(new Command('mailroom'))
     .description('Mailroom — the local inbox for your second brain (tray app + MCP bridge).')
     .version(VERSION)
     .showHelpAfterError(true)
     .exitOverride();
-  program.hook('preAction', (_this, action) => setOpts(action.optsWithGlobals() as CommonOpts));
+  program.hook('preAction', (_this, action) => setOpts(action.optsWithGlobals() as CommonOpts, action));
 
   common(program.command('start'))
     .description('start Mailroom: the tray app where Electron can run, else the headless owner')
@@ -144,8 +144,12 @@ export function buildProgram(rt: CliRuntime, setOpts: (opts: CommonOpts) => void
 /** Runs the CLI; returns the exit code (2 for argument errors, as the usage says). */
 export async function main(argv: string[]): Promise<number> {
   let current: CommonOpts = {};
+  let running: Command | undefined;
   const rt = createCliRuntime(() => configFrom(current));
-  const program = buildProgram(rt, (o) => (current = o));
+  const program = buildProgram(rt, (o, cmd) => {
+    current = o;
+    running = cmd;
+  });
   try {
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
@@ -157,7 +161,7 @@ export async function main(argv: string[]): Promise<number> {
     if (e instanceof MailroomError) {
       process.stderr.write(`mailroom: ${e.message}\n`);
       if (e.code === 'invalid_argument') {
-        process.stderr.write(`\n${program.helpInformation()}`);
+        process.stderr.write(`\n${(running ?? program).helpInformation()}`);
         return 2;
       }
       return 1;

@@ -72,7 +72,7 @@ describe('the mailroom command', () => {
     const badPort = await runCli(['start', '--headless', '--port', 'eighty', '--data-dir', tempDir()]);
     expect(badPort.code).toBe(2);
     expect(badPort.stderr).toContain('port must be a whole number');
-    expect(badPort.stderr).toContain('Usage: mailroom');
+    expect(badPort.stderr).toContain('Usage: mailroom start');
     const unknown = await runCli(['frobnicate']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/unknown command 'frobnicate'/);
