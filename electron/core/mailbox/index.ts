@@ -1,0 +1,28 @@
+import type { CoreContext, Domain } from '../common/types';
+import { MailboxService } from './service';
+import { mailboxRoutes } from './routes';
+import { mailboxHubMethods } from './hub';
+import { checkInboxTool } from './tools/check_inbox';
+import { inboxStatusTool } from './tools/inbox_status';
+import { sendToTaskTool } from './tools/send_to_task';
+import { sendToPeerTool } from './tools/send_to_peer';
+
+export { MailboxService, BADGE_KEY } from './service';
+export { installMailbox, uninstallMailbox, hookCommand, claudeMdBlock, BLOCK_START, BLOCK_END, type InstallRecord } from './installer';
+export { TASK_NOT_FOUND } from './store';
+
+export type Mailbox = Domain & { service: MailboxService };
+
+/** The session mailbox (seed 003): sessions, their messages and peers, over MCP, REST and the hub. */
+export function createMailbox(ctx: CoreContext): Mailbox {
+  const service = new MailboxService(ctx);
+  return {
+    name: 'mailbox',
+    service,
+    tools: [checkInboxTool(service), sendToTaskTool(service), inboxStatusTool(service), sendToPeerTool(service)],
+    routes: mailboxRoutes(service),
+    hubMethods: mailboxHubMethods(service),
+    counts: () => ({ sessions: service.store.list().length, session_messages_pending: service.store.totalPending() }),
+    start: () => service.refreshBadge(),
+  };
+}
