@@ -118,8 +118,7 @@ function mergedClaudeMd(original: string | undefined, block: string): string {
     const e = original.indexOf(BLOCK_END);
     if (s >= 0 && e > s) return original.slice(0, s) + block + original.slice(e + BLOCK_END.length);
   }
-  if (!original) return block + '\n';
-  return original + (original.endsWith('\n') ? '\n' : '\n\n') + block + '\n';
+  return (original ?? '') + separatorFor(original) + block + '\n';
 }
 
 function mergedSettings(file: string, bytes: Buffer | undefined, target: InstallTarget): string {
@@ -168,20 +167,23 @@ export interface UninstallResult {
   skipped: Array<{ file: string; reason: string }>;
 }
 
-function withoutBlock(text: string): string {
+/** The separator `mergedClaudeMd` put before the block, given the original text. */
+const separatorFor = (original: string | undefined) => (!original ? '' : original.endsWith('\n') ? '\n' : '\n\n');
+
+function withoutBlock(text: string, original: string | undefined): string {
   const s = text.indexOf(BLOCK_START);
   const e = text.indexOf(BLOCK_END);
   if (s < 0 || e < s) return text;
   let before = text.slice(0, s);
   let after = text.slice(e + BLOCK_END.length);
   if (after.startsWith('\n')) after = after.slice(1);
-  // We add one blank line before the block; take it out again.
-  if (before.endsWith('\n\n')) before = before.slice(0, -1);
+  const sep = separatorFor(original);
+  if (sep && before.endsWith(sep)) before = before.slice(0, -sep.length);
   return before + after;
 }
 
-function surgical(rel: string, text: string, taskId: string): string {
-  if (rel === CLAUDE_MD) return withoutBlock(text);
+function surgical(rel: string, text: string, taskId: string, original: string | undefined): string {
+  if (rel === CLAUDE_MD) return withoutBlock(text, original);
   const obj = parseJsonObject(rel, Buffer.from(text));
   if (rel === MCP_JSON) {
     const servers = objectAt(obj, 'mcpServers', rel);
@@ -220,7 +222,8 @@ export function uninstallMailbox(record: InstallRecord): UninstallResult {
       continue;
     }
     try {
-      writeAtomic(file, surgical(f.file, current.toString('utf8'), record.task_id));
+      const original = f.original === undefined ? undefined : Buffer.from(f.original, 'base64').toString('utf8');
+      writeAtomic(file, surgical(f.file, current.toString('utf8'), record.task_id, original));
       result.merged.push(f.file);
     } catch (e) {
       result.skipped.push({ file: f.file, reason: (e as Error).message });

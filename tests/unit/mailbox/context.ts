@@ -1,0 +1,47 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { EventBus } from '../../../electron/core/common/events';
+import { silentLogger } from '../../../electron/core/common/log';
+import { systemClock } from '../../../electron/core/common/clock';
+import type { CoreContext, Platform } from '../../../electron/core/common/types';
+import { m001Core } from '../../../electron/core/db/migrations/001_core';
+import { m003Mailbox } from '../../../electron/core/db/migrations/003_mailbox';
+import { resolveConfig } from '../../../electron/core/app/config';
+import { REPO_ROOT, tempDir } from '../../helpers/owner';
+
+export interface Recorded {
+  events: Array<{ event: string; args: unknown[] }>;
+  badges: Map<string, number>;
+  notifications: Array<{ title: string; body: string }>;
+}
+
+/** A real state DB file with the mailbox tables, and a hub/platform that record what they are told. */
+export function mailboxContext(): { ctx: CoreContext; rec: Recorded; dbFile: string; dataDir: string } {
+  const dataDir = tempDir('mailroom-mbx-');
+  const dbFile = path.join(dataDir, 'state.db');
+  const db = new Database(dbFile);
+  db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  m001Core.up(db);
+  m003Mailbox.up(db);
+  const rec: Recorded = { events: [], badges: new Map(), notifications: [] };
+  const platform: Platform = {
+    kind: 'headless',
+    notify: (n) => rec.notifications.push(n),
+    setBadge: (k, c) => rec.badges.set(k, c),
+    badges: () => Object.fromEntries(rec.badges),
+    secrets: { encrypt: (s) => s, decrypt: (s) => s },
+  };
+  const config = resolveConfig({ dataDir, vault: tempDir('mailroom-vault-'), env: {}, appRoot: REPO_ROOT });
+  const ctx: CoreContext = {
+    config,
+    log: silentLogger(),
+    stateDb: db,
+    hub: { broadcast: (event, ...args) => rec.events.push({ event, args }) },
+    events: new EventBus(),
+    platform,
+    clock: systemClock,
+  };
+  return { ctx, rec, dbFile, dataDir };
+}
