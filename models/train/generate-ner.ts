@@ -57,6 +57,11 @@ function makeDate(rng: Rng): string {
     () => String(year),
     () => `${rng.pick(['next', 'this'])} ${wd}`,
     () => `${rng.pick(WEEKDAYS)} the ${ordinal(day)}`,
+    () => `${day} ${month} ${year}`,
+    () => `${month} ${day}-${Math.min(31, day + 1 + rng.int(4))}`,
+    () => `every ${rng.pick([wd, 'week', 'month', 'morning', 'other week', 'quarter'])}`,
+    () => `${rng.pick(['in', 'since', 'until'])} ${rng.pick([month, String(year), `${month} ${year}`])}`,
+    () => `${rng.pick(['Black Friday', 'Labor Day', 'Boxing Day', 'Halloween', 'Valentine\'s Day', 'Mother\'s Day'])}`,
   ];
   return rng.pick(forms)();
 }
@@ -99,13 +104,22 @@ export function generateNerCorpus(corporaDir: string, rng: Rng, count: number): 
     return titled ? [{ text: `${rng.pick(TITLES)} ` }, { text: name, type: 'PERSON' }] : [{ text: name, type: 'PERSON' }];
   };
   const org = (): Segment[] => {
-    let name = rng.chance(0.7) ? rng.pick(pools.org) : rng.chance(0.8) ? `${rng.pick(ORG_WORDS)} ${rng.pick(ORG_SUFFIX)}` : `University of ${rng.pick(pools.gpe).replace(/^the /, '')}`;
+    const place = () => rng.pick(pools.gpe).replace(/^the /, '');
+    const surname = () => rng.pick(pools.last);
+    const made: Array<() => string> = [
+      () => `${rng.pick(ORG_WORDS)} ${rng.pick(ORG_SUFFIX)}`,
+      () => `${rng.pick(['University', 'Bank', 'Ministry', 'Institute', 'Port', 'Museum'])} of ${rng.pick([place(), 'Health', 'Education', 'Finance', 'Technology', 'Modern Art'])}`,
+      () => `${place()} ${rng.pick(['University', 'Bank', 'City Council', 'General Hospital', 'Airlines', 'Water'])}`,
+      () => `${surname()} & ${rng.pick(['Partners', 'Sons', 'Co.', surname()])}`,
+      () => `${surname()} ${rng.pick(['LLP', 'Legal', 'Dental', 'Architects', 'Motors', 'Bakery'])}`,
+    ];
+    let name = rng.chance(0.6) ? rng.pick(pools.org) : rng.pick(made)();
     if (rng.chance(0.08)) name = name.toLowerCase();
     return name.startsWith('the ') ? [{ text: 'the ' }, { text: name.slice(4), type: 'ORG' }] : [{ text: name, type: 'ORG' }];
   };
   const product = (): Segment[] => {
     const name = rng.pick(pools.product);
-    return [{ text: rng.chance(0.35) ? name.toLowerCase() : name, type: 'PRODUCT' }];
+    return [{ text: rng.chance(0.2) ? name.toLowerCase() : name, type: 'PRODUCT' }];
   };
   const gpe = (): Segment[] => {
     let name = rng.pick(pools.gpe);
@@ -123,9 +137,15 @@ export function generateNerCorpus(corporaDir: string, rng: Rng, count: number): 
       case 'GPE':
         return gpe();
       case 'DATE': {
-        const d = makeDate(rng);
+        let d = makeDate(rng);
+        // "in June", "since 2024": the preposition is context, not part of the date.
+        const prep = /^(in|since|until) /.exec(d);
+        if (prep) {
+          d = d.slice(prep[0].length);
+          return [{ text: prep[0] }, { text: d, type: 'DATE' }];
+        }
         // "on Tuesday", "by March 3rd": the preposition stays outside the span.
-        return /^(?:today|tomorrow|yesterday|next|last|this|the|in|\d|Q|H)/i.test(d) || rng.chance(0.4) ? [{ text: d, type: 'DATE' }] : [{ text: `${rng.pick(['on', 'by', 'before'])} ` }, { text: d, type: 'DATE' }];
+        return /^(?:today|tomorrow|yesterday|next|last|this|the|in|since|until|every|\d|Q|H)/i.test(d) || rng.chance(0.4) ? [{ text: d, type: 'DATE' }] : [{ text: `${rng.pick(['on', 'by', 'before'])} ` }, { text: d, type: 'DATE' }];
       }
       case 'TIME':
         return [{ text: makeTime(rng), type: 'TIME' }];

@@ -22,7 +22,7 @@ import { evaluateAll } from './evaluate';
 
 export const SEED = 20251123;
 export const CONFIG = {
-  intent: { buckets: 1 << 16, perIntent: 900, epochs: 12, lr: 0.15, l2: 1e-6, devFraction: 0.1 },
+  intent: { buckets: 1 << 16, perIntent: 900, epochs: 12, lr: 0.15, l2: 1e-6, devFraction: 0.1, handwrittenRepeat: 4 },
   ner: { buckets: 1 << 17, sentences: 5000, epochs: 10, lr: 0.1, l2: 1e-6 },
 };
 const URGENCY = ['low', 'normal', 'high'];
@@ -47,10 +47,13 @@ async function main(): Promise<void> {
   const ci = CONFIG.intent;
 
   // ---- intent + explicit save + urgency
-  const corpus = rng.shuffle(generateIntentCorpus(corporaDir, rng, ci.perIntent));
-  const nDev = Math.round(corpus.length * ci.devFraction);
-  const dev = corpus.slice(0, nDev);
-  const train = corpus.slice(nDev);
+  const corpus = generateIntentCorpus(corporaDir, rng, ci.perIntent);
+  const generated = rng.shuffle(corpus.filter((e) => !e.tags.includes('handwritten')));
+  const handwrittenLines = corpus.filter((e) => e.tags.includes('handwritten'));
+  const nDev = Math.round(generated.length * ci.devFraction);
+  const dev = generated.slice(0, nDev);
+  // Hand-written lines are few but the most realistic: they count several times.
+  const train = rng.shuffle([...generated.slice(nDev), ...Array.from({ length: ci.handwrittenRepeat }, () => handwrittenLines).flat()]);
   log(`intent: ${train.length} train, ${dev.length} dev examples`);
   const heads: Head[] = [
     { name: 'intent', offset: 0, size: INTENTS.length, weight: 1 },
@@ -70,19 +73,29 @@ async function main(): Promise<void> {
   const labels = bioLabels(ENTITY_TYPES);
   const nerCorpus = generateNerCorpus(corporaDir, rng, cn.sentences);
   const nerX: SparseExample[] = [];
+  const L = labels.length;
+  const transCounts = labels.map(() => new Array<number>(L).fill(1)); // add-one smoothing
+  const startCounts = new Array<number>(L).fill(1);
   for (const ex of nerCorpus) {
     const toks = tokenize(ex.text);
     const bio = toBio(toks, ex.spans);
+    bio.forEach((l, i) => (i === 0 ? startCounts[labels.indexOf(l)]++ : transCounts[labels.indexOf(bio[i - 1])][labels.indexOf(l)]++));
     nerFeatureNames(toks).forEach((f, i) =>
       nerX.push({ features: Int32Array.from(hashFeatures(f, { buckets: cn.buckets, version: FEATURE_VERSION })), targets: [labels.indexOf(bio[i])] }),
     );
   }
   log(`ner: ${nerCorpus.length} sentences, ${nerX.length} tokens`);
   const nerModel = trainSoftmax(nerX, { buckets: cn.buckets, heads: [{ name: 'bio', offset: 0, size: labels.length, weight: 1 }], epochs: cn.epochs, lr: cn.lr, l2: cn.l2, rng, log: (m) => log(`ner ${m}`) });
+  const logNorm = (row: number[]) => {
+    const total = row.reduce((a, b) => a + b, 0);
+    return row.map((c) => Math.round(Math.log(c / total) * 1e4) / 1e4);
+  };
+  const transitions = transCounts.map(logNorm);
+  const start = logNorm(startCounts);
   const nerOnnx = nerGraph(nerModel, 'Mailroom NER: per-token BIO log-probabilities (sparse linear, hashed features); decode with constrained Viterbi.');
 
   // ---- write models + cards, then evaluate through the runtime and complete the cards
-  const handwritten = corpus.filter((e) => e.tags.includes('handwritten')).length;
+  const handwritten = handwrittenLines.length;
   const intentCard: ModelCard = {
     name: 'intent',
     version: '1.0.0',
@@ -133,7 +146,9 @@ async function main(): Promise<void> {
       featurizer: 'electron/core/nlp/features.ts#nerFeatureNames',
       description: 'Token, raw form, shape, prefixes/suffixes 1–4, number classes, casing of the message, gazetteer flags (names, titles, org suffixes, products, places, months, weekdays, date/time words, multi-word phrases) and a ±2 window of words, shapes and flags; FNV-1a hashed.',
     },
-    decoding: 'Constrained Viterbi over log_probs (I-X only after B-X/I-X); span score = geometric mean of the chosen labels\' probabilities.',
+    decoding: 'Viterbi over log_probs plus label-bigram log-probabilities from the training corpus (transitions/start below), constrained so I-X only follows B-X/I-X; span score = geometric mean of the chosen labels\' probabilities.',
+    transitions,
+    start,
     training: {
       command: 'npm run train',
       seed: SEED,

@@ -7,9 +7,14 @@ import type { PhraseSignals } from './phrases';
 /** The head's probability above which a message counts as an explicit save request. */
 export const EXPLICIT_SAVE_THRESHOLD = 0.5;
 
+/** A clause the detector found but could not confirm ("don't forget X") still needs this much from the model. */
+export const WEAK_PHRASE_THRESHOLD = 0.2;
+
 export function isExplicitSave(modelProb: number | undefined, phrases: PhraseSignals): boolean {
-  if (phrases.saveRequest) return true;
-  // A negated or task-scoped save word ("no need to remember this") vetoes the model.
+  const p = modelProb ?? 0;
+  if (phrases.saveStrong) return true;
+  if (phrases.saveRequest) return p >= WEAK_PHRASE_THRESHOLD;
+  // A negated, question-bound or task-scoped save word ("no need to remember this") vetoes the model.
   if (phrases.saveNegated) return false;
-  return (modelProb ?? 0) >= EXPLICIT_SAVE_THRESHOLD;
+  return p >= EXPLICIT_SAVE_THRESHOLD;
 }

@@ -20,6 +20,10 @@ export const ModelCardSchema = z.object({
   heads: z.record(z.string(), HeadSchema).optional(),
   features: z.object({ version: z.number(), buckets: z.number(), featurizer: z.string(), description: z.string() }),
   decoding: z.string().optional(),
+  /** NER: log P(label_t | label_t-1) from the training corpus, [labels × labels]; row = previous. */
+  transitions: z.array(z.array(z.number())).optional(),
+  /** NER: log P(label_0), one per label. */
+  start: z.array(z.number()).optional(),
   training: z.object({
     command: z.string(),
     seed: z.number(),

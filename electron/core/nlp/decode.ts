@@ -11,14 +11,20 @@ export function allowedTransition(prev: string | undefined, next: string): boole
   return prev.slice(2) === next.slice(2);
 }
 
-/** Best label sequence; `logProbs` is row-major [tokens × labels]. */
-export function viterbi(logProbs: Float32Array | number[], nTokens: number, labels: readonly string[]): number[] {
+export interface Transitions {
+  /** log P(next | prev), [prev][next]. */
+  matrix?: readonly (readonly number[])[];
+  start?: readonly number[];
+}
+
+/** Best label sequence; `logProbs` is row-major [tokens × labels]; transitions add label-bigram evidence. */
+export function viterbi(logProbs: Float32Array | number[], nTokens: number, labels: readonly string[], trans: Transitions = {}): number[] {
   const L = labels.length;
   if (nTokens === 0) return [];
   const allowed: boolean[][] = labels.map((p) => labels.map((n) => allowedTransition(p, n)));
   let score = new Float64Array(L);
   const back: Int32Array[] = [];
-  for (let j = 0; j < L; j++) score[j] = allowedTransition(undefined, labels[j]) ? logProbs[j] : -Infinity;
+  for (let j = 0; j < L; j++) score[j] = allowedTransition(undefined, labels[j]) ? logProbs[j] + (trans.start?.[j] ?? 0) : -Infinity;
   for (let t = 1; t < nTokens; t++) {
     const next = new Float64Array(L);
     const bp = new Int32Array(L);
@@ -27,7 +33,7 @@ export function viterbi(logProbs: Float32Array | number[], nTokens: number, labe
       let arg = 0;
       for (let i = 0; i < L; i++) {
         if (!allowed[i][j]) continue;
-        const s = score[i];
+        const s = score[i] + (trans.matrix ? trans.matrix[i][j] : 0);
         if (s > best) {
           best = s;
           arg = i;

@@ -113,7 +113,11 @@ export function nerFeatureNames(tokens: readonly Token[]): string[][] {
     const num = numberClass(w);
     if (num) f.push(`num:${num}`);
     if (i === 0 || /^[.!?:;\n]$/.test(at(tokens, i - 1, tok).text)) f.push('sent_start');
-    if (/^\p{Lu}/u.test(tok.text)) f.push(i === 0 ? 'cap_first' : 'cap_mid', `cap_${cased}`);
+    if (/^\p{Lu}/u.test(tok.text)) {
+      f.push(i === 0 ? 'cap_first' : 'cap_mid', `cap_${cased}`);
+      // A capitalised word no list knows: the model must decide from context and shape.
+      if (gzt[i].length === 0) f.push('cap_unknown');
+    }
     for (const g of gzt[i]) f.push(`gz:${g}`);
     for (const d of [-2, -1, 1, 2]) {
       const j = i + d;

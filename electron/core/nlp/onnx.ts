@@ -116,7 +116,7 @@ export class OnnxNlp implements Nlp {
     const rows = nerFeatureNames(tokens).map((f) => hashFeatures(f, card.features));
     const out = await session.run({ features: toTensor(rows) });
     const logProbs = out.log_probs.data as Float32Array;
-    const path = viterbi(logProbs, tokens.length, card.labels);
+    const path = viterbi(logProbs, tokens.length, card.labels, { matrix: card.transitions, start: card.start });
     return spansFromPath(text, tokens, path, card.labels, logProbs);
   }
 

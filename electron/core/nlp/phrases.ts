@@ -15,6 +15,8 @@ export interface PhraseSignals {
   importanceLevel: 0 | 1 | 2;
   /** A save word was present but negated or part of a question/task ("no need to remember this"). */
   saveNegated: boolean;
+  /** The request names what to keep ("remember that ...", "note: ...", "for future reference"): no model needed. */
+  saveStrong: boolean;
   question: boolean;
   /** The phrases that matched, as written. */
   matched: string[];
@@ -27,12 +29,12 @@ const DISCOURSE = String.raw`(?:(?:hey|hi|hello|ok(?:ay)?|so|also|and|oh|btw|pls
 const POLITE = String.raw`(?:(?:can|could|would|will)\s+you\s+(?:please\s+|pls\s+|kindly\s+|also\s+|just\s+)*|i\s+(?:want|need|would\s+like|'d\s+like|’d\s+like)\s+you\s+to\s+(?:please\s+)?|you\s+(?:should|must|need\s+to|have\s+to)\s+|make\s+sure\s+(?:that\s+)?(?:you\s+)?|be\s+sure\s+to\s+|try\s+to\s+|i\s+want\s+this\s+|i'd\s+like\s+this\s+|let'?s\s+)?`;
 
 /** Save verbs whose object is the content itself ("remember that...", "note: ..."). */
-const SAVE_VERB = String.raw`(?:remember|memori[sz]e|note(?:\s+down)?|make\s+(?:a\s+)?(?:mental\s+)?note(?:\s+of)?|take\s+(?:a\s+)?note(?:\s+of)?|jot\s+(?:this\s+|that\s+|it\s+)?down|write\s+(?:this|that|it)\s+down|keep\s+in\s+mind|bear\s+in\s+mind|don'?t\s+forget|don’t\s+forget|do\s+not\s+forget|never\s+forget|add\s+(?:this|that|it)\s+to\s+(?:your\s+|my\s+)?(?:memory|memories|notes|brain|vault)|commit\s+(?:this|that|it)\s+to\s+memory|file\s+(?:this|that)\s+away|(?:save|store|record|log|keep)\s+(?:this|that|it|the\s+fact|the\s+following)(?=\s*(?:[:,.!\-–—]|$|for\s+(?:later|future|next\s+time)|somewhere|please|pls|to\s+(?:your\s+|my\s+)?(?:memory|memories|notes)|in\s+(?:your\s+|my\s+)?(?:memory|memories|notes)|as\s+a\s+(?:memory|note))))`;
+const SAVE_VERB = String.raw`(?:remember|memori[sz]e|note(?:\s+down)?|make\s+(?:a\s+)?(?:mental\s+)?note(?:\s+of)?|take\s+(?:a\s+)?note(?:\s+of)?|jot\s+(?:this\s+|that\s+|it\s+)?down|write\s+(?:this|that|it)\s+down|keep\s+in\s+mind|bear\s+in\s+mind|don'?t\s+forget|don’t\s+forget|do\s+not\s+forget|never\s+forget|add\s+(?:this|that|it)\s+to\s+(?:your\s+|my\s+)?(?:memory|memories|notes|brain|vault)|commit\s+(?:this|that|it)\s+to\s+memory|update\s+(?:your|my|the)\s+(?:notes|memory|memories)|file\s+(?:this|that)\s+away|(?:save|store|record|log|keep)\s+(?:this|that|it|the\s+fact|the\s+following)(?=\s*(?:[:,.!\-–—]|$|for\s+(?:later|future|next\s+time)|somewhere|please|pls|to\s+(?:your\s+|my\s+)?(?:memory|memories|notes)|in\s+(?:your\s+|my\s+)?(?:memory|memories|notes)|as\s+a\s+(?:memory|note))))`;
 
-const SAVE_RE = new RegExp(`${LEAD}${DISCOURSE}${POLITE}(${SAVE_VERB})\\b(.{0,400})`, 'iu');
+const SAVE_RE = new RegExp(`${LEAD}${DISCOURSE}${POLITE}(${SAVE_VERB})\\b(?![-'’])(.{0,400})`, 'iu');
 /** Stand-alone markers that always mean "keep this". */
 const SAVE_MARKER_RE =
-  /\b(for (?:future|later) reference|for the record|note to self|memo to self|keep this in mind|add (?:this|that|it) to (?:your |my )?memory|put (?:this|that|it) in (?:your |my )?(?:memory|notes))\b/iu;
+  /\b(for (?:future|later) reference|for the record|note to self|memo to self|keep this in mind|add (?:this|that|it) to (?:your |my )?memory|put (?:this|that|it) in (?:your |my )?(?:memory|notes)|so (?:that )?(?:it'?s|you have it|you'?ve got it|it is) (?:saved|stored|on file|noted|written down)|for your records)\b/iu;
 
 /** "remember to <verb> ... in your answer" is an instruction for this reply, not a memory. */
 const TASK_SCOPE_RE = /\b(?:in|for|with|to)\s+(?:your|the|this|that)\s+(?:answer|reply|response|code|output|solution|example|snippet|pr|commit|function|script|test|tests|next message|summary)\b|\bwhen you (?:answer|reply|respond|write)\b/iu;
@@ -80,6 +82,7 @@ export function detectPhrases(text: string): PhraseSignals {
   const cues: string[] = [];
   let saveRequest = false;
   let saveNegated = false;
+  let saveStrong = false;
   let anyQuestion = false;
   for (const clause of clauses(norm)) {
     const isQuestion = /\?\s*$/.test(clause) || QUESTION_START_RE.test(clause);
@@ -93,24 +96,35 @@ export function detectPhrases(text: string): PhraseSignals {
     const polite = m ? /\b(?:can|could|would|will) you\b/i.test(clause.slice(0, clause.toLowerCase().indexOf(verb) + 1)) : false;
     // "do you remember ...?" asks about memory; "can you remember that ...?" asks to keep something.
     const memoryQuestion = /\b(?:do|did|does) you (?:still )?(?:remember|recall)\b/i.test(clause) || /\bremember (?:how|what|when|where|who|which|why|if|whether)\b/i.test(clause) && isQuestion;
-    const taskScoped = /^(?:remember|don'?t forget|do not forget|make sure|keep in mind|bear in mind)/i.test(verb) && /^\s*to\s/i.test(rest) && TASK_SCOPE_RE.test(rest);
+    // "remember to add tests", "don't forget to include X in your answer": instructions, not memories.
+    const taskScoped = /^(?:remember|don'?t forget|do not forget|never forget|keep in mind|bear in mind)/i.test(verb) && (/^\s*to\s/i.test(rest) || TASK_SCOPE_RE.test(rest));
     const questionAboutThis = isQuestion && !polite && !marker;
     if (negated) {
       saveNegated = true;
       cues.push('save_negated');
     } else if (memoryQuestion) {
+      saveNegated = true;
       cues.push('memory_question');
     } else if (taskScoped) {
       saveNegated = true;
       cues.push('save_task_scoped');
     } else if (questionAboutThis) {
+      saveNegated = true;
       cues.push('save_word_in_question');
     } else {
       saveRequest = true;
+      if (marker || /^\s*(?:that\b|this\b|[:\-–—,])/i.test(rest) || /^(?:note|make|take|jot|write|add|commit|file|save|store|record|log)/i.test(verb)) saveStrong = true;
       matched.push((m?.[1] ?? marker?.[1] ?? '').trim());
       cues.push(polite ? 'save_polite' : 'save_imperative');
       cues.push(`save_verb_${verb.split(' ')[0]}`);
     }
+  }
+  // "Note that the array can be empty. What should it return?" sets up a question, it keeps nothing.
+  if (saveRequest && anyQuestion && matched.every((v) => /^(?:note|please note)$/i.test(v))) {
+    saveRequest = false;
+    saveStrong = false;
+    saveNegated = true;
+    cues.push('note_before_question');
   }
   if (!saveRequest && !saveNegated && NEGATION_RE.test(norm)) {
     saveNegated = true;
@@ -133,5 +147,6 @@ export function detectPhrases(text: string): PhraseSignals {
   }
   if (importanceNegated) cues.push('importance_negated');
   if (anyQuestion) cues.push('question');
-  return { saveRequest, recallRequest, importanceMarker: importanceLevel > 0, importanceLevel, saveNegated, question: anyQuestion, matched, cues };
+  if (saveRequest) cues.push(saveStrong ? 'save_strong' : 'save_weak');
+  return { saveRequest, recallRequest, importanceMarker: importanceLevel > 0, importanceLevel, saveNegated, saveStrong, question: anyQuestion, matched, cues };
 }
