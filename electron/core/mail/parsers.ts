@@ -1,0 +1,158 @@
+/** Value parsers for extraction: dates, times, amounts, phones, emails, street addresses. */
+
+export interface Found<T> {
+  value: T;
+  index: number;
+  text: string;
+}
+
+const MONTHS: Record<string, number> = {
+  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6, jul: 7, july: 7,
+  aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11, dec: 12, december: 12,
+  januar: 1, februar: 2, märz: 3, mai: 5, juni: 6, juli: 7, oktober: 10, dezember: 12, janvier: 1, février: 2, mars: 3, avril: 4, juin: 6, juillet: 7, août: 8, septembre: 9, octobre: 10, novembre: 11, décembre: 12,
+};
+const MONTH_ALT = Object.keys(MONTHS).sort((a, b) => b.length - a.length).join('|');
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const ymd = (y: number, m: number, d: number) => `${y}-${pad(m)}-${pad(d)}`;
+function valid(y: number, m: number, d: number): boolean {
+  const dt = new Date(Date.UTC(y, m - 1, d));
+  return dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d;
+}
+
+/**
+ * Calendar dates in text, as YYYY-MM-DD. Years missing from "15 March" are taken from the
+ * message date (the next such day on or after it); "tomorrow" and weekday names resolve
+ * against the message date too — derived from the message, never guessed.
+ */
+export function findDates(text: string, ref: Date): Array<Found<string>> {
+  const out: Array<Found<string>> = [];
+  const push = (index: number, t: string, y: number, m: number, d: number) => {
+    if (valid(y, m, d)) out.push({ value: ymd(y, m, d), index, text: t });
+  };
+  const refY = ref.getUTCFullYear();
+  const yearFor = (m: number, d: number) => {
+    const cand = Date.UTC(refY, m - 1, d);
+    return cand < Date.UTC(refY, ref.getUTCMonth(), ref.getUTCDate()) - 31 * 86400_000 ? refY + 1 : refY;
+  };
+  let m: RegExpExecArray | null;
+  const iso = /\b(\d{4})-(\d{2})-(\d{2})\b/g;
+  while ((m = iso.exec(text))) push(m.index, m[0], +m[1], +m[2], +m[3]);
+  const num = /\b(\d{1,2})[./](\d{1,2})[./](\d{4}|\d{2})\b/g;
+  while ((m = num.exec(text))) {
+    const a = +m[1];
+    const b = +m[2];
+    const y = m[3].length === 2 ? 2000 + +m[3] : +m[3];
+    // Day-first unless that is impossible; "03/15/2025" can only be month-first.
+    if (b > 12 && a <= 12) push(m.index, m[0], y, a, b);
+    else push(m.index, m[0], y, b, a);
+  }
+  const dmy = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\.?\\s+(?:of\\s+)?(${MONTH_ALT})\\.?(?:,?\\s+(\\d{4}))?\\b`, 'giu');
+  while ((m = dmy.exec(text))) {
+    const mo = MONTHS[m[2].toLowerCase()];
+    const d = +m[1];
+    push(m.index, m[0], m[3] ? +m[3] : yearFor(mo, d), mo, d);
+  }
+  const mdy = new RegExp(`\\b(${MONTH_ALT})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(\\d{4}))?\\b`, 'giu');
+  while ((m = mdy.exec(text))) {
+    const mo = MONTHS[m[1].toLowerCase()];
+    const d = +m[2];
+    if (out.some((o) => o.index <= m!.index && o.index + o.text.length > m!.index)) continue;
+    push(m.index, m[0], m[3] ? +m[3] : yearFor(mo, d), mo, d);
+  }
+  const rel = /\b(today|tomorrow|(?:next\s+|this\s+|on\s+)?(sunday|monday|tuesday|wednesday|thursday|friday|saturday))\b/gi;
+  while ((m = rel.exec(text))) {
+    const base = new Date(Date.UTC(ref.getUTCFullYear(), ref.getUTCMonth(), ref.getUTCDate()));
+    const w = m[1].toLowerCase();
+    let add = 0;
+    if (w === 'tomorrow') add = 1;
+    else if (w !== 'today') {
+      const target = WEEKDAYS.indexOf(m[2].toLowerCase());
+      add = (target - base.getUTCDay() + 7) % 7 || 7;
+      if (/^next\s/.test(w) && add < 7) add += 0;
+    }
+    const d = new Date(base.getTime() + add * 86400_000);
+    push(m.index, m[0], d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate());
+  }
+  return out.sort((a, b) => a.index - b.index);
+}
+
+/** Clock times as HH:MM (24 h): "3pm", "3:30 PM", "15:00". */
+export function findTimes(text: string): Array<Found<string>> {
+  const out: Array<Found<string>> = [];
+  let m: RegExpExecArray | null;
+  const re = /\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)|\b([01]?\d|2[0-3]):([0-5]\d)\b/gi;
+  while ((m = re.exec(text))) {
+    if (m[3]) {
+      let h = +m[1] % 12;
+      if (/^p/i.test(m[3])) h += 12;
+      if (+m[1] > 12) continue;
+      out.push({ value: `${pad(h)}:${m[2] ?? '00'}`, index: m.index, text: m[0] });
+    } else {
+      out.push({ value: `${pad(+m[4])}:${m[5]}`, index: m.index, text: m[0] });
+    }
+  }
+  return out;
+}
+
+const CUR: Record<string, string> = { '$': 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY', usd: 'USD', eur: 'EUR', gbp: 'GBP', chf: 'CHF', jpy: 'JPY', cad: 'CAD', aud: 'AUD', sek: 'SEK', nok: 'NOK', dkk: 'DKK' };
+
+function toNumber(s: string): number | undefined {
+  let t = s.replace(/[\s\u00a0']/g, '');
+  const lastSep = Math.max(t.lastIndexOf('.'), t.lastIndexOf(','));
+  if (lastSep !== -1 && t.length - lastSep - 1 === 2) {
+    t = t.slice(0, lastSep).replace(/[.,]/g, '') + '.' + t.slice(lastSep + 1);
+  } else {
+    t = t.replace(/[.,]/g, '');
+  }
+  const n = Number(t);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** Money amounts with a currency symbol or ISO code on either side. */
+export function findAmounts(text: string): Array<Found<{ amount: number; currency: string }>> {
+  const out: Array<Found<{ amount: number; currency: string }>> = [];
+  const NUM = String.raw`\d{1,3}(?:[,.\s\u00a0']\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
+  const re = new RegExp(String.raw`(?:(USD|EUR|GBP|CHF|JPY|CAD|AUD|SEK|NOK|DKK|[$€£¥])\s?(${NUM}))|(?:(${NUM})\s?(USD|EUR|GBP|CHF|JPY|CAD|AUD|SEK|NOK|DKK|[€$£¥]|euros?|dollars?)(?![\p{L}]))`, 'giu');
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text))) {
+    const curRaw = (m[1] ?? m[4]).toLowerCase();
+    const currency = CUR[curRaw] ?? (curRaw.startsWith('euro') ? 'EUR' : curRaw.startsWith('dollar') ? 'USD' : curRaw.toUpperCase());
+    const amount = toNumber((m[2] ?? m[3]).trim());
+    if (amount !== undefined) out.push({ value: { amount, currency }, index: m.index, text: m[0] });
+  }
+  return out;
+}
+
+export function findEmails(text: string): Array<Found<string>> {
+  const out: Array<Found<string>> = [];
+  const re = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text))) out.push({ value: m[0], index: m.index, text: m[0] });
+  return out;
+}
+
+export function findPhones(text: string): Array<Found<string>> {
+  const out: Array<Found<string>> = [];
+  const re = /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,4}\)[\s.-]?)?\d{2,4}(?:[\s.-]\d{2,4}){2,4}\b/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text))) {
+    const digits = m[0].replace(/\D/g, '');
+    if (digits.length >= 7 && digits.length <= 15 && !/^\d{4}-\d{2}-\d{2}$/.test(m[0])) out.push({ value: m[0].trim(), index: m.index, text: m[0] });
+  }
+  return out;
+}
+
+/** Street addresses like "221B Baker Street, London NW1 6XE" or "Hauptstraße 5, 10115 Berlin". */
+export function findAddresses(text: string): Array<Found<string>> {
+  const out: Array<Found<string>> = [];
+  const street = String.raw`(?:street|st\.?|road|rd\.?|avenue|ave\.?|boulevard|blvd\.?|lane|ln\.?|drive|dr\.?|way|place|pl\.?|square|sq\.?|court|ct\.?)`;
+  const re1 = new RegExp(String.raw`\b\d{1,5}[A-Za-z]?\s+(?:[A-Z][\p{L}'-]+\s+){1,4}${street}(?:,\s*[^\n,]{2,40}){0,2}`, 'gu');
+  const re2 = /\b[A-ZÄÖÜ][\p{L}-]*(?:straße|strasse|str\.|weg|gasse|platz|allee)\s+\d{1,4}[a-z]?(?:,\s*\d{4,5}\s+[A-ZÄÖÜ][\p{L}-]+)?/gu;
+  for (const re of [re1, re2]) {
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text))) out.push({ value: m[0].trim().replace(/[.,;]+$/, ''), index: m.index, text: m[0] });
+  }
+  return out.sort((a, b) => a.index - b.index);
+}
