@@ -10,6 +10,8 @@ import type { Config } from './config';
 import { ensureDemoVault } from './demo';
 import { headlessPlatform } from './platform';
 import { createAppDomain } from './domain';
+import { createNlp } from '../nlp';
+import { createMemory } from '../memory';
 
 export interface CoreOptions {
   /** Electron passes its own; the headless owner uses web notifications over the hub. */
@@ -54,10 +56,10 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
   };
 
   // ---- domains, in dependency order; each replaces its own placeholder line ----
-  // [nlp] on-device models (seed 004)
+  const nlp = add(await createNlp(ctx)); // [nlp] on-device models (seed 004)
   // [vault] vault index, watcher, git (seed 000)
   // [inbox] analyze / execute / capture (seed 000)
-  // [memory] analyze_message, save_memory (seed 004)
+  add(createMemory(ctx, { nlp })); // [memory] analyze_message, save_memory, search_memory (seed 004); pass { vault } once vault exposes writeNote
   // [mailbox] session mailbox (seed 003)
   // [router] MCP router (seed 001)
   // [mail] NeuralMail (seed 002)
