@@ -11,6 +11,7 @@ import { createCliRuntime, type CliRuntime } from './cli/runtime';
 import { runHeadless } from './headless';
 import { runMcpStdio } from './cli/mcp';
 // [cli] domain command imports
+import { registerMailboxCommands } from './mailbox/cli';
 
 interface CommonOpts {
   vault?: string;
@@ -137,6 +138,7 @@ export function buildProgram(rt: CliRuntime, setOpts: (opts: CommonOpts, cmd: Co
     });
 
   // [cli] domain commands
+  registerMailboxCommands(program, rt);
   void rt;
   return program;
 }
