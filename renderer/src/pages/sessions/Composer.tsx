@@ -1,0 +1,91 @@
+import { useEffect, useState, type KeyboardEvent } from 'react';
+import { HubConnectionState } from '@microsoft/signalr';
+import { api, ApiError } from '../../api';
+import { useHub } from '../../hub';
+import { MailboxHubMethod, type MessagePriority } from '../../../../shared/mailbox';
+
+const draftKey = (taskId: string) => `mailroom.sessions.draft.${taskId}`;
+
+function hubErrorMessage(e: unknown): string {
+  const text = e instanceof Error ? e.message : String(e);
+  // Hub completion errors carry the JSON error shape after the client's prefix.
+  const json = text.slice(text.indexOf('{'));
+  try {
+    return (JSON.parse(json) as { message: string }).message;
+  } catch {
+    return text;
+  }
+}
+
+/** The send-to-session box: Enter sends, Shift+Enter is a new line; the draft survives navigation. */
+export function Composer({ taskId, disabled }: { taskId: string; disabled?: boolean }) {
+  const { connection } = useHub();
+  const [text, setText] = useState(() => sessionStorage.getItem(draftKey(taskId)) ?? '');
+  const [priority, setPriority] = useState<MessagePriority>('normal');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    setText(sessionStorage.getItem(draftKey(taskId)) ?? '');
+    setError(null);
+  }, [taskId]);
+
+  const update = (v: string) => {
+    setText(v);
+    if (v) sessionStorage.setItem(draftKey(taskId), v);
+    else sessionStorage.removeItem(draftKey(taskId));
+  };
+
+  const send = async () => {
+    if (!text.trim() || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      if (connection.state === HubConnectionState.Connected) await connection.invoke(MailboxHubMethod.sendTaskMessage, taskId, text, priority);
+      else await api.post(`/api/sessions/${encodeURIComponent(taskId)}/messages`, { body: text, priority });
+      update('');
+      setPriority('normal');
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : hubErrorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void send();
+    }
+  };
+
+  return (
+    <div className="composer">
+      <textarea
+        className="input composer-input"
+        data-testid="composer"
+        aria-label="Message to this session"
+        placeholder="Message this session… (markdown; Enter sends, Shift+Enter for a new line)"
+        value={text}
+        rows={3}
+        disabled={disabled}
+        onChange={(e) => update(e.target.value)}
+        onKeyDown={onKey}
+      />
+      <div className="toolbar composer-bar">
+        <label className={`chip priority-toggle ${priority === 'high' ? 'chip-high' : ''}`}>
+          <input type="checkbox" checked={priority === 'high'} onChange={(e) => setPriority(e.target.checked ? 'high' : 'normal')} /> High priority
+        </label>
+        <span className="muted composer-hint">Enter sends · Shift+Enter new line</span>
+        <button className="btn btn-primary" onClick={() => void send()} disabled={busy || disabled || !text.trim()}>
+          {busy ? 'Sending…' : 'Send'}
+        </button>
+      </div>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

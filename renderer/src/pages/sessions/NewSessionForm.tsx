@@ -1,0 +1,69 @@
+import { useState, type FormEvent } from 'react';
+import { api, ApiError } from '../../api';
+import type { TaskDto } from '../../../../shared/mailbox';
+
+export function NewSessionForm({ sessions, onCreated, onCancel }: { sessions: TaskDto[]; onCreated: (t: TaskDto) => void; onCancel: () => void }) {
+  const [name, setName] = useState('');
+  const [dir, setDir] = useState('');
+  const [peer, setPeer] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const t = await api.post<TaskDto>('/api/sessions', { name: name.trim(), working_dir: dir.trim(), ...(peer ? { peer } : {}) });
+      onCreated(t);
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="card new-session" onSubmit={(e) => void submit(e)} aria-label="New session">
+      <h2>New session</h2>
+      <p className="muted">
+        Mailroom merges a mailbox into the folder: a note in <code>CLAUDE.md</code>, a hook in <code>.claude/settings.json</code> and
+        a <code>mailroom</code> entry in <code>.mcp.json</code>. Removing the session puts the files back as they were.
+      </p>
+      <div className="new-session-grid">
+        <label>
+          <span>Name</span>
+          <input className="input" value={name} onChange={(e) => setName(e.target.value)} placeholder="backend" required autoFocus />
+        </label>
+        <label>
+          <span>Working folder</span>
+          <input className="input mono" value={dir} onChange={(e) => setDir(e.target.value)} placeholder="/home/me/code/project" required />
+        </label>
+        <label>
+          <span>Peer (optional)</span>
+          <select className="input" value={peer} onChange={(e) => setPeer(e.target.value)}>
+            <option value="">No peer</option>
+            {sessions.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name} ({s.id})
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="toolbar">
+        <button className="btn btn-primary" type="submit" disabled={busy || !name.trim() || !dir.trim()}>
+          {busy ? 'Creating…' : 'Create session'}
+        </button>
+        <button className="btn" type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
