@@ -61,6 +61,11 @@ export function spansFromPath(text: string, tokens: readonly Token[], path: read
     if (!cur) return;
     const start = tokens[cur.from].start;
     const end = tokens[cur.to].end;
+    // Emoji and punctuation are never names, whatever a token classifier says.
+    if (!/[\p{L}\p{N}]/u.test(text.slice(start, end))) {
+      cur = undefined;
+      return;
+    }
     const n = cur.to - cur.from + 1;
     out.push({ text: text.slice(start, end), type: cur.type, start, end, score: Math.round(Math.exp(cur.lp / n) * 1000) / 1000 });
     cur = undefined;

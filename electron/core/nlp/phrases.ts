@@ -126,6 +126,10 @@ export function detectPhrases(text: string): PhraseSignals {
     saveNegated = true;
     cues.push('note_before_question');
   }
+  if (!saveRequest && /\b(?:do|did|does) you (?:still )?(?:remember|recall)\b/i.test(norm)) {
+    saveNegated = true;
+    cues.push('memory_question');
+  }
   if (!saveRequest && !saveNegated && NEGATION_RE.test(norm)) {
     saveNegated = true;
     cues.push('save_negated');
