@@ -92,7 +92,8 @@ export function SessionsPage() {
                   <span className="session-item-bottom">
                     <StatusChip status={s.status} />
                     <span className="muted session-dir" title={s.working_dir}>
-                      {s.working_dir}
+                      {/* The container is rtl so long paths elide at the start; the marks keep the path itself in order. */}
+                      {`\u200E${s.working_dir}\u200E`}
                     </span>
                   </span>
                 </button>
