@@ -170,7 +170,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
 
   for (const spec of specs) {
     // 1. A labelled line naming the field.
-    const hit = labels.find((l) => spec.cues.some((c) => l.label === c)) ?? labels.find((l) => spec.cues.some((c) => c.length >= 4 && cueRe(c).test(l.label)));
+    const hit = labels.find((l) => spec.cues.some((c) => l.label === c)) ?? labels.find((l) => l.label.split(' ').length <= 4 && spec.cues.some((c) => c.length >= 4 && cueRe(c).test(l.label)));
     if (hit) {
       const v = coerce(spec, hit.value, ref);
       if (v !== undefined) {
@@ -260,12 +260,12 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
       case 'number': {
         // An identifier right after a cue: "invoice INV-2041", "order #55321".
         for (const q of spec.cues) {
-          const re = new RegExp(`${q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+')}\\s*(?:#|no\\.?|nr\\.?|number|id)?\\s*[:#]?\\s*([A-Z0-9][A-Z0-9/_-]{2,})`, 'i');
-          const m = re.exec(text);
-          if (m && /\d/.test(m[1])) {
-            v = spec.kind === 'number' ? coerce(spec, m[1], ref) : m[1];
-            break;
+          const re = new RegExp(`${q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+')}\\s*(?:#|no\\.?|nr\\.?|number|id)?\\s*[:#]?\\s*([A-Z0-9][A-Z0-9/_-]{2,})`, 'gi');
+          let m: RegExpExecArray | null;
+          while ((m = re.exec(text)) && v === undefined) {
+            if (/\d/.test(m[1])) v = spec.kind === 'number' ? coerce(spec, m[1], ref) : m[1];
           }
+          if (v !== undefined) break;
         }
         break;
       }

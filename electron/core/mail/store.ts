@@ -379,7 +379,7 @@ export class MailStore {
     if (existing) return { id: existing.id, thread_id: existing.thread_id, created: false };
 
     const dir = direction ?? (m.from && m.from.email.toLowerCase() === inbox.address.toLowerCase() ? 'outbound' : 'inbound');
-    const threadId = this.resolveThread(inbox.id, m);
+    const threadId = this.resolveThread(inbox.id, m, inbox.address);
     const r = this.db
       .prepare(
         `INSERT INTO mail_messages (id, inbox_id, thread_id, dedup_key, internet_message_id, in_reply_to, refs, direction, from_addr, to_addrs, cc_addrs, reply_to,
@@ -426,7 +426,7 @@ export class MailStore {
    * for replies from clients that drop those headers, the same normalised subject with a shared
    * participant within SUBJECT_WINDOW_MS.
    */
-  private resolveThread(inboxId: string, m: ParsedMessage): string {
+  private resolveThread(inboxId: string, m: ParsedMessage, ownAddress: string): string {
     const linked = new Set<string>();
     const refs = [...new Set([...(m.inReplyTo ? [m.inReplyTo] : []), ...m.references])];
     if (refs.length > 0) {
@@ -435,10 +435,12 @@ export class MailStore {
         .all(inboxId, ...refs) as Array<{ thread_id: string }>;
       rows.forEach((r) => linked.add(r.thread_id));
     }
-    if (m.internetMessageId) {
+    // Messages that name me as a parent, or that share a (possibly missing) ancestor with me.
+    const mine = [...(m.internetMessageId ? [m.internetMessageId] : []), ...refs];
+    if (mine.length > 0) {
       const rows = this.db
-        .prepare('SELECT DISTINCT mm.thread_id FROM mail_refs r JOIN mail_messages mm ON mm.id = r.message_id WHERE r.inbox_id = ? AND r.ref = ?')
-        .all(inboxId, m.internetMessageId) as Array<{ thread_id: string }>;
+        .prepare(`SELECT DISTINCT mm.thread_id FROM mail_refs r JOIN mail_messages mm ON mm.id = r.message_id WHERE r.inbox_id = ? AND r.ref IN (${mine.map(() => '?').join(',')})`)
+        .all(inboxId, ...mine) as Array<{ thread_id: string }>;
       rows.forEach((r) => linked.add(r.thread_id));
     }
     if (linked.size > 0) {
@@ -452,11 +454,13 @@ export class MailStore {
       const cands = this.db
         .prepare('SELECT id, participants, first_at, updated_at FROM mail_threads WHERE inbox_id = ? AND norm_subject = ? ORDER BY updated_at DESC')
         .all(inboxId, m.normSubject) as Array<{ id: string; participants: string; first_at: string; updated_at: string }>;
-      const mine = new Set([m.from, ...m.to, ...m.cc].filter((p): p is Participant => !!p).map((p) => p.email.toLowerCase()));
+      // The inbox's own address is in every thread, so it never counts as a shared participant.
+      const own = ownAddress.toLowerCase();
+      const people = new Set([m.from, ...m.to, ...m.cc].filter((p): p is Participant => !!p).map((p) => p.email.toLowerCase()).filter((e) => e !== own));
       for (const c of cands) {
         const inWindow = t >= Date.parse(c.first_at) - SUBJECT_WINDOW_MS && t <= Date.parse(c.updated_at) + SUBJECT_WINDOW_MS;
         const theirs = json<Participant[]>(c.participants, []).map((p) => p.email.toLowerCase());
-        if (inWindow && theirs.some((e) => mine.has(e))) return c.id;
+        if (inWindow && theirs.some((e) => people.has(e))) return c.id;
       }
     }
     const id = newId('t_');

@@ -66,7 +66,7 @@ export const DEFAULT_SCHEMAS: Record<string, string> = {
       additionalProperties: false,
       properties: {
         vendor: { type: 'string', description: 'who issued the invoice', 'x-cues': ['vendor', 'supplier', 'company', 'from', 'issuer'] },
-        invoice_number: { type: 'string', 'x-cues': ['invoice number', 'invoice no', 'invoice #', 'invoice id', 'reference', 'ref'] },
+        invoice_number: { type: 'string', 'x-cues': ['invoice number', 'invoice no', 'invoice #', 'invoice id', 'invoice', 'rechnung', 'facture', 'reference', 'ref'] },
         amount: { type: 'number', 'x-cues': ['total', 'amount due', 'amount', 'balance due', 'total due'] },
         currency: { type: 'string', pattern: '^[A-Z]{3}$' },
         due_date: { type: 'string', format: 'date', 'x-cues': ['due date', 'due', 'payable by', 'pay by'] },
