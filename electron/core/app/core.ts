@@ -12,6 +12,7 @@ import { headlessPlatform } from './platform';
 import { createAppDomain } from './domain';
 import { createNlp } from '../nlp';
 import { createMemory } from '../memory';
+import { createMail } from '../mail';
 
 export interface CoreOptions {
   /** Electron passes its own; the headless owner uses web notifications over the hub. */
@@ -62,7 +63,7 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
   add(createMemory(ctx, { nlp })); // [memory] analyze_message, save_memory, search_memory (seed 004); pass { vault } once vault exposes writeNote
   // [mailbox] session mailbox (seed 003)
   // [router] MCP router (seed 001)
-  // [mail] NeuralMail (seed 002)
+  add(createMail(ctx, { nlp })); // [mail] NeuralMail (seed 002); pass { inbox, router } once they exist
 
   const startedAt = Date.now();
   const counts = () => Object.assign({}, ...domains.map((d) => d.counts?.() ?? {})) as Record<string, number>;

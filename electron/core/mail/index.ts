@@ -26,7 +26,8 @@ export function createMail(ctx: CoreContext, deps: { nlp?: Nlp; inbox?: InboxSav
     tools: mailTools(mail),
     resourceTemplates: mailResources(mail),
     routes: mailRoutes(mail),
-    counts: () => {
+    counts: (): Record<string, number> => {
+      if (!mail.ready()) return {};
       const c = mail.store.counts();
       return { mail_inboxes: c.inboxes, mail_threads: c.threads, mail_messages: c.messages };
     },

@@ -453,6 +453,11 @@ export class MailService {
 
   // ---------- lifecycle ----------
 
+  /** True once the mail tables exist (migration 005 ran). */
+  ready(): boolean {
+    return !!this.store.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'mail_outbox'").get();
+  }
+
   syncState(inboxId: string): ImapState | undefined {
     return this.syncs.get(inboxId)?.state;
   }
@@ -481,6 +486,11 @@ export class MailService {
   }
 
   async start(): Promise<void> {
+    // Until migration 005 is in the state DB's list the tables are absent; stay inert, not fatal.
+    if (!this.store.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'mail_outbox'").get()) {
+      this.ctx.log.error('mail tables are missing: migration 005_mail is not registered in db/migrations/index.ts; mail stays off');
+      return;
+    }
     this.started = true;
     this.outbox.start();
     for (const ib of this.store.listInboxes()) if (ib.imap && ib.status === 'active') void this.restartSync(ib.id);
