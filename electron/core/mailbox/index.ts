@@ -16,6 +16,7 @@ export type Mailbox = Domain & { service: MailboxService };
 /** The session mailbox (seed 003): sessions, their messages and peers, over MCP, REST and the hub. */
 export function createMailbox(ctx: CoreContext): Mailbox {
   const service = new MailboxService(ctx);
+  let offMcpSession: (() => void) | undefined;
   return {
     name: 'mailbox',
     service,
@@ -23,6 +24,17 @@ export function createMailbox(ctx: CoreContext): Mailbox {
     routes: mailboxRoutes(service),
     hubMethods: mailboxHubMethods(service),
     counts: () => ({ sessions: service.store.list().length, session_messages_pending: service.store.totalPending() }),
-    start: () => service.refreshBadge(),
+    start() {
+      // A session's first MCP call of any kind marks it running, when the MCP layer announces
+      // sessions carrying a task id (`mcp:session` { taskId }); mailbox tools and the hook do it too.
+      offMcpSession = ctx.events.on<{ taskId?: string }>('mcp:session', (p) => {
+        if (p?.taskId) service.touch(p.taskId);
+      });
+      service.refreshBadge();
+    },
+    stop() {
+      offMcpSession?.();
+      offMcpSession = undefined;
+    },
   };
 }
