@@ -132,8 +132,8 @@ export function waitForHubEvent(conn: HubConnection, event: string, filter: (...
 export async function callTool<T = Record<string, unknown>>(client: Client, name: string, args: Record<string, unknown> = {}): Promise<T> {
   const r = await client.callTool({ name, arguments: args });
   if (r.isError) {
-    const err = new Error(`tool ${name} failed: ${JSON.stringify(r.structuredContent ?? r.content)}`) as Error & { shape?: unknown };
-    err.shape = r.structuredContent;
+    const err = new Error(`tool ${name} failed: ${JSON.stringify(r.content)}`) as Error & { shape?: unknown };
+    err.shape = errorShapeOf(r);
     throw err;
   }
   return r.structuredContent as T;
@@ -143,5 +143,12 @@ export async function callTool<T = Record<string, unknown>>(client: Client, name
 export async function callToolError(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ code: string; message: string; details?: Record<string, unknown> }> {
   const r = await client.callTool({ name, arguments: args });
   if (!r.isError) throw new Error(`tool ${name} unexpectedly succeeded: ${JSON.stringify(r.structuredContent)}`);
-  return r.structuredContent as { code: string; message: string };
+  return errorShapeOf(r);
+}
+
+/** Tool errors carry `{ code, message, details? }` as the JSON text of their first content item. */
+export function errorShapeOf(r: { content?: unknown }): { code: string; message: string; details?: Record<string, unknown> } {
+  const first = (r.content as Array<{ type: string; text?: string }> | undefined)?.[0];
+  if (first?.type !== 'text' || !first.text) throw new Error(`tool error without text content: ${JSON.stringify(r.content)}`);
+  return JSON.parse(first.text) as { code: string; message: string; details?: Record<string, unknown> };
 }

@@ -26,7 +26,7 @@ export function createAppDomain(ctx: CoreContext, deps: AppDeps): Domain {
     title: 'Mailroom info',
     description: 'Version, vault path, data dir, item counts and owner pid of this Mailroom.',
     annotations: { readOnlyHint: true },
-    input: z.object({}),
+    input: z.object({}).strict(),
     output: z.object({
       version: z.string(),
       vault: z.string(),

@@ -29,9 +29,14 @@ export function toolResult(structured: JsonObject): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
 }
 
+/**
+ * A tool error: `isError` with the `{ code, message, details? }` shape as JSON text. Not as
+ * structuredContent — clients validate that against the tool's output schema, which describes
+ * success.
+ */
 export function toolError(err: unknown): CallToolResult {
   const shape = toErrorShape(err);
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(shape) }], structuredContent: shape as unknown as JsonObject };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(shape) }] };
 }
 
 /**

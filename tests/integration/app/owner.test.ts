@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callTool, startTestOwner, waitForHubEvent, type TestOwner } from '../../helpers/owner';
+import { callTool, callToolError, startTestOwner, waitForHubEvent, type TestOwner } from '../../helpers/owner';
 
 describe('the owner process', () => {
   let owner: TestOwner;
@@ -29,6 +29,14 @@ describe('the owner process', () => {
     const text = (r.content as Array<{ type: string; text: string }>)[0].text;
     expect(JSON.parse(text)).toEqual(structured);
     expect(await callTool(client, 'mailroom_info')).toEqual(structured);
+  });
+
+  it('returns tool errors as isError with the error shape as JSON text, which validating clients accept', async () => {
+    const client = await owner.mcp();
+    await client.listTools(); // the SDK now validates results against output schemas
+    const err = await callToolError(client, 'mailroom_info', { unexpected: { nested: true } });
+    expect(err).toMatchObject({ code: 'invalid_argument' });
+    expect(err.message).toMatch(/unexpected/);
   });
 
   it('lets the official SignalR client invoke Ping and receive broadcasts', async () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startTestOwner, type TestOwner } from '../../helpers/owner';
+import { callToolError, startTestOwner, type TestOwner } from '../../helpers/owner';
 
 let owner: TestOwner;
 let client: Client;
@@ -39,12 +39,9 @@ describe('memory over MCP', () => {
   });
 
   it('rejects a message over 10,000 characters with too_large', async () => {
-    // A client that has not listed tools: the SDK validates even error results against the
-    // output schema once it has (reported to the MCP layer's owner).
-    const fresh = await owner.mcp();
-    const r = (await fresh.callTool({ name: 'analyze_message', arguments: { message: 'x '.repeat(6000) } })) as ToolResult;
-    expect(r.isError).toBe(true);
-    expect(r.structuredContent?.code).toBe('too_large');
+    // The same client that listed the tools (and so validates output schemas) gets the error shape.
+    const err = await callToolError(client, 'analyze_message', { message: 'x '.repeat(6000) });
+    expect(err.code).toBe('too_large');
   });
 
   it('save → search → duplicate save merges instead of writing twice', async () => {
