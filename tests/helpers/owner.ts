@@ -147,8 +147,8 @@ export async function callToolError(client: Client, name: string, args: Record<s
 }
 
 /** Tool errors carry `{ code, message, details? }` as the JSON text of their first content item. */
-export function errorShapeOf(r: { content?: unknown }): { code: string; message: string; details?: Record<string, unknown> } {
-  const first = (r.content as Array<{ type: string; text?: string }> | undefined)?.[0];
-  if (first?.type !== 'text' || !first.text) throw new Error(`tool error without text content: ${JSON.stringify(r.content)}`);
+export function errorShapeOf(r: object): { code: string; message: string; details?: Record<string, unknown> } {
+  const first = ((r as { content?: unknown }).content as Array<{ type: string; text?: string }> | undefined)?.[0];
+  if (first?.type !== "text" || !first.text) throw new Error(`tool error without text content: ${JSON.stringify(r)}`);
   return JSON.parse(first.text) as { code: string; message: string; details?: Record<string, unknown> };
 }

@@ -58,7 +58,7 @@ export async function startOwner(config: Config, opts: OwnerOptions = {}): Promi
         log: log.child('http'),
         routes: core!.routes,
         hub: core!.hub,
-        mcp: { version: config.version, tools: core!.tools, resourceTemplates: core!.resourceTemplates, log: log.child('mcp') },
+        mcp: { version: config.version, tools: core!.tools, resourceTemplates: core!.resourceTemplates, log: log.child('mcp'), onSession: (i) => core!.ctx.events.emit('mcp:session', i) },
         staticDir: opts.staticDir,
       }),
     );

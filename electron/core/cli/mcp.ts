@@ -23,7 +23,7 @@ export async function runMcpStdio(config: Config): Promise<void> {
         try {
           const own = await startOwner(config, { log: createLogger({ file: path.join(config.dataDir, 'logs', 'mailroom.log') }) });
           log.info('became the owner', { port: own.http.port });
-          const surface = { version: config.version, tools: own.core.tools, resourceTemplates: own.core.resourceTemplates, log };
+          const surface = { version: config.version, tools: own.core.tools, resourceTemplates: own.core.resourceTemplates, log, onSession: (i: { taskId?: string }) => own.core.ctx.events.emit('mcp:session', i) };
           return localUpstream(surface, taskId, () => own.stop());
         } catch (e) {
           if (!(e instanceof OwnerRunningError)) throw e;

@@ -18,6 +18,8 @@ export interface McpSurface {
   tools: ToolDef[];
   resourceTemplates: ResourceTemplateDef[];
   log: Logger;
+  /** Told when a client finishes initializing (the mailbox marks its session running). */
+  onSession?: (info: McpSessionInfo & { client?: string }) => void;
 }
 
 export interface McpSessionInfo {
@@ -54,6 +56,7 @@ export function createMcpServer(surface: McpSurface, session: McpSessionInfo = {
     },
   );
   const byName = new Map(surface.tools.map((t) => [t.name, t]));
+  server.oninitialized = () => surface.onSession?.({ ...session, client: server.getClientVersion()?.name });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: surface.tools.map((t) => ({
