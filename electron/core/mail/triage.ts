@@ -80,10 +80,12 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp): Promise
       const r = await nlp.intent(text.slice(0, 1000));
       if (r.urgency) {
         const u = r.urgency.probs;
-        // The model's head is low/normal/high; blend it evenly with the taxonomy's evidence.
-        p.low = (p.low + u.low) / 2;
-        p.medium = (p.medium + u.normal) / 2;
-        p.high = (p.high + u.high) / 2;
+        // The model's head is low/normal/high and was trained on chat, not mail: explicit cue
+        // words in the user's taxonomy outweigh it; without cues it gets an equal say.
+        const w = cues.high > 0 || cues.low > 0 ? 0.25 : 0.5;
+        p.low = (1 - w) * p.low + w * u.low;
+        p.medium = (1 - w) * p.medium + w * u.normal;
+        p.high = (1 - w) * p.high + w * u.high;
       }
     } catch {
       // A model failure must not fail triage; the taxonomy evidence still decides.

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DIR, mailServiceForTest } from './helpers';
+import { createNlp } from '../../../electron/core/nlp/index';
+import { MailService } from '../../../electron/core/mail/service';
 
 interface Gold {
   inbox: string;
@@ -61,23 +63,27 @@ describe('the labelled fixture (tests/fixtures/mail)', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('triages urgency with ≥ 85% accuracy on the labelled inbound messages', async () => {
-    const labelled = Object.entries(gold.messages).filter(([, g]) => g.urgency);
-    let ok = 0;
-    let intentOk = 0;
-    const misses: string[] = [];
-    for (const [key, g] of labelled) {
-      const r = await t.mail.triageMessage({ message_id: byKey.get(key)!, taxonomy_id: 'default' });
-      if (r.urgency === g.urgency) ok++;
-      else misses.push(`${key}: ${r.urgency} (gold ${g.urgency})`);
-      if (r.intent === g.intent) intentOk++;
-    }
-    const acc = ok / labelled.length;
-    figures.triage_urgency_accuracy = `${(100 * acc).toFixed(1)}% of ${labelled.length}`;
-    figures.triage_intent_accuracy = `${((100 * intentOk) / labelled.length).toFixed(1)}%`;
-    figures.urgency_misses = misses.join('; ');
-    expect(acc).toBeGreaterThanOrEqual(0.85);
-  });
+  for (const backend of ['taxonomy only', 'taxonomy + on-device models'] as const) {
+    it(`triages urgency with ≥ 85% accuracy on the labelled inbound messages (${backend})`, async () => {
+      const nlp = backend === 'taxonomy only' ? undefined : await createNlp(t.ctx);
+      const svc = nlp ? new MailService(t.ctx, { nlp }) : t.mail;
+      const labelled = Object.entries(gold.messages).filter(([, g]) => g.urgency);
+      let ok = 0;
+      let intentOk = 0;
+      const misses: string[] = [];
+      for (const [key, g] of labelled) {
+        const r = await svc.triageMessage({ message_id: byKey.get(key)!, taxonomy_id: 'default' });
+        if (r.urgency === g.urgency) ok++;
+        else misses.push(`${key}: ${r.urgency} (gold ${g.urgency})`);
+        if (r.intent === g.intent) intentOk++;
+      }
+      const acc = ok / labelled.length;
+      figures[`triage_urgency_accuracy (${backend}${nlp ? `, ${nlp.backend}` : ''})`] = `${(100 * acc).toFixed(1)}% of ${labelled.length}`;
+      figures[`triage_intent_accuracy (${backend})`] = `${((100 * intentOk) / labelled.length).toFixed(1)}%`;
+      figures[`urgency_misses (${backend})`] = misses.join('; ');
+      expect(acc).toBeGreaterThanOrEqual(0.85);
+    });
+  }
 
   it('extracts the gold fields with ≥ 90% field accuracy and never invents a value', async () => {
     let right = 0;

@@ -34,5 +34,5 @@ export function mailServiceForTest(deps: MailDeps = {}, vaultFiles: Record<strin
   const config = resolveConfig({ dataDir, vault: vaultDir, env: {}, port: 0 });
   const ctx: CoreContext = { config, log, stateDb: db, hub, events: new EventBus(), platform: headlessPlatform(dataDir, hub, log), clock: systemClock };
   const mail = new MailService(ctx, deps);
-  return { mail, db, dataDir, vaultDir, hubEvents: events, close: async () => { await mail.stop(); db.close(); } };
+  return { mail, ctx, db, dataDir, vaultDir, hubEvents: events, close: async () => { await mail.stop(); db.close(); } };
 }
