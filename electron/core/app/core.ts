@@ -13,6 +13,7 @@ import { createAppDomain } from './domain';
 import { createNlp } from '../nlp';
 import { createMemory } from '../memory';
 import { createMail } from '../mail';
+import { createMailbox } from '../mailbox';
 
 export interface CoreOptions {
   /** Electron passes its own; the headless owner uses web notifications over the hub. */
@@ -61,7 +62,7 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
   // [vault] vault index, watcher, git (seed 000)
   // [inbox] analyze / execute / capture (seed 000)
   add(createMemory(ctx, { nlp })); // [memory] analyze_message, save_memory, search_memory (seed 004); pass { vault } once vault exposes writeNote
-  // [mailbox] session mailbox (seed 003)
+  add(createMailbox(ctx)); // [mailbox] session mailbox (seed 003); inert until migration 003 is registered
   // [router] MCP router (seed 001)
   add(createMail(ctx, { nlp })); // [mail] NeuralMail (seed 002); pass { inbox, router } once they exist
 

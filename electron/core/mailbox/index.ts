@@ -23,13 +23,18 @@ export function createMailbox(ctx: CoreContext): Mailbox {
     tools: [checkInboxTool(service), sendToTaskTool(service), inboxStatusTool(service), sendToPeerTool(service)],
     routes: mailboxRoutes(service),
     hubMethods: mailboxHubMethods(service),
-    counts: () => ({ sessions: service.store.list().length, session_messages_pending: service.store.totalPending() }),
+    counts: (): Record<string, number> => (service.store.ready() ? { sessions: service.store.list().length, session_messages_pending: service.store.totalPending() } : {}),
     start() {
       // A session's first MCP call of any kind marks it running, when the MCP layer announces
       // sessions carrying a task id (`mcp:session` { taskId }); mailbox tools and the hook do it too.
       offMcpSession = ctx.events.on<{ taskId?: string }>('mcp:session', (p) => {
         if (p?.taskId) service.touch(p.taskId);
       });
+      // Until migration 003 is in the state DB's list the tables are absent: stay inert, not fatal.
+      if (!service.store.ready()) {
+        ctx.log.error('mailbox tables are missing: migration 003_mailbox is not registered in db/migrations/index.ts; sessions stay off');
+        return;
+      }
       service.refreshBadge();
     },
     stop() {

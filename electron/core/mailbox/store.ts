@@ -28,13 +28,32 @@ export function newTaskId(): string {
  * sharing the state DB (owner, an in-process CLI core, the hook's short write).
  */
 export class MailboxStore {
-  private readonly q;
+  private prepared?: ReturnType<MailboxStore['prepare']>;
 
   constructor(
     private readonly db: Database.Database,
     private readonly now: () => string,
-  ) {
-    this.q = {
+  ) {}
+
+  /** True once migration 003 has created the mailbox tables. */
+  ready(): boolean {
+    return !!this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'task_messages'").get();
+  }
+
+  /** Statements are prepared on first use, so a DB without the tables fails with a clear error, not at start-up. */
+  private get q() {
+    if (!this.prepared) {
+      if (!this.ready()) {
+        throw new MailroomError('unavailable', 'The session mailbox tables are missing: migration 003_mailbox is not registered in db/migrations/index.ts.');
+      }
+      this.prepared = this.prepare();
+    }
+    return this.prepared;
+  }
+
+  private prepare() {
+    const db = this.db;
+    return {
       insertTask: db.prepare('INSERT INTO tasks (id, name, working_dir, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)'),
       task: db.prepare('SELECT * FROM tasks WHERE id = ?'),
       taskByDir: db.prepare('SELECT * FROM tasks WHERE working_dir = ?'),
@@ -59,14 +78,14 @@ export class MailboxStore {
 
   private toDto(row: TaskRow, pending?: number, peers?: string[]): TaskDto {
     return {
-      id: row.id,
-      name: row.name,
-      working_dir: row.working_dir,
-      status: row.status,
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-      pending: pending ?? this.pending(row.id),
-      peers: peers ?? this.peers(row.id),
+        id: row.id,
+        name: row.name,
+        working_dir: row.working_dir,
+        status: row.status,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+        pending: pending ?? this.pending(row.id),
+        peers: peers ?? this.peers(row.id),
     };
   }
 
