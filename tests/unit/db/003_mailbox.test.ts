@@ -28,6 +28,7 @@ describe('migration 003 (session mailbox)', () => {
     task.run('b', 'frontend', '/w/b', at, at);
     expect(db.prepare('SELECT status FROM tasks WHERE id = ?').get('a')).toEqual({ status: 'queued' });
     expect(() => db.prepare("UPDATE tasks SET status = 'paused' WHERE id = 'a'").run()).toThrow(/CHECK/);
+    expect(() => task.run('c', 'again', '/w/a', at, at)).toThrow(/UNIQUE/);
 
     const msg = db.prepare('INSERT INTO task_messages (task_id, sender, body, priority, created_at) VALUES (?, ?, ?, ?, ?)');
     msg.run('a', 'user', 'hi', 'high', at);

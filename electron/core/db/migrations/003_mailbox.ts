@@ -19,6 +19,8 @@ export const m003Mailbox: Migration = {
         -- JSON: what the installer changed in working_dir, so removal can restore the original bytes
         install     TEXT
       );
+      -- One mailbox per folder: two sessions would fight over CLAUDE.md and .mcp.json.
+      CREATE UNIQUE INDEX tasks_working_dir ON tasks(working_dir);
 
       CREATE TABLE task_messages (
         id           INTEGER PRIMARY KEY AUTOINCREMENT,
