@@ -21,4 +21,6 @@ function readStdin(): Promise<string> {
 }
 
 const code = await runHook(process.argv.slice(2), await readStdin());
-process.exit(code);
+// Exit once stdout is flushed (pipes can be asynchronous, e.g. on Windows); exiting explicitly
+// because a caller that keeps stdin open would otherwise keep this process alive.
+process.stdout.write('', () => process.exit(code));
