@@ -149,7 +149,8 @@ export class MailboxService {
     this.refreshBadge();
     if (sender.kind === 'task') {
       const from = this.store.find(sender.id);
-      const first = text.trim().split('\n')[0].slice(0, 140);
+      // Notifications show plain text: drop the markdown punctuation from the first line.
+      const first = text.trim().split('\n')[0].replace(/[`*_#>]/g, '').trim().slice(0, 140);
       this.ctx.platform.notify({ title: `${from?.name ?? sender.id} → ${target.name}`, body: prio === 'high' ? `(high priority) ${first}` : first });
     }
     return { message_id: r.id, task_id: taskId, pending: r.pending };
