@@ -141,6 +141,9 @@ export class ImapSync {
        ON CONFLICT (inbox_id, mailbox) DO UPDATE SET uidvalidity = excluded.uidvalidity, last_uid = excluded.last_uid, synced_at = excluded.synced_at`,
     ).run(this.inboxId, mailboxName, uidValidity, last, now);
     this.set({ status: 'idle', last_uid: last, synced_at: now });
+    // Enter IDLE now rather than after imapflow's 15 s auto-idle delay, so new mail shows up at
+    // once; the next command (our fetch on EXISTS) breaks IDLE by itself.
+    if (!this.stopped && this.client === client) void client.idle().catch(() => {});
   }
 
   async stop(): Promise<void> {
