@@ -12,6 +12,7 @@ import { runHeadless } from './headless';
 import { runMcpStdio } from './cli/mcp';
 // [cli] domain command imports
 import { registerMailboxCommands } from './mailbox/cli';
+import { registerMailCommands } from './mail/cli';
 
 interface CommonOpts {
   vault?: string;
@@ -139,6 +140,7 @@ export function buildProgram(rt: CliRuntime, setOpts: (opts: CommonOpts, cmd: Co
 
   // [cli] domain commands
   registerMailboxCommands(program, rt);
+  registerMailCommands(program, rt);
   void rt;
   return program;
 }

@@ -130,7 +130,7 @@ describe('NeuralMail over MCP (real client, shared schemas)', () => {
     );
     const { resources } = await mcp.listResources();
     expect(resources.map((r) => r.uri)).toContain('email://inboxes/support');
-    const read = async (uri: string) => JSON.parse((await mcp.readResource({ uri })).contents[0].text as string) as Record<string, unknown>;
+    const read = async (uri: string) => JSON.parse(((await mcp.readResource({ uri })).contents[0] as { text: string }).text) as Record<string, unknown>;
     const inbox = await read('email://inboxes/support');
     contracts.assert('resources/inbox', inbox);
     expect(inbox).toEqual({ id: 'support', address: 'support@acme.test', labels: ['work'], status: 'active' });
