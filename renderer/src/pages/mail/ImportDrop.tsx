@@ -1,0 +1,100 @@
+import { useState, type DragEvent } from 'react';
+import { bridge } from '../../api';
+import { useHubEvent } from '../../hub';
+
+interface Progress {
+  phase: 'upload' | 'parse' | 'store' | 'done';
+  done: number;
+  total: number;
+}
+
+/**
+ * Drop an mbox or .eml here. The upload's own progress comes from XHR; parsing and storing
+ * report over the hub (MailImportProgress) so a 10,000-message mbox shows a moving bar.
+ */
+export function ImportDrop({ inboxId, onImported }: { inboxId: string; onImported(msg: string): void }) {
+  const [over, setOver] = useState(false);
+  const [progress, setProgress] = useState<Progress | null>(null);
+  const [importId, setImportId] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useHubEvent('MailImportProgress', (...args) => {
+    const p = args[0] as { import_id: string | null; phase: 'parse' | 'store'; done: number; total: number };
+    if (p.import_id && p.import_id === importId) setProgress({ phase: p.phase, done: p.done, total: p.total });
+  });
+
+  const upload = (file: File) => {
+    const id = Math.random().toString(36).slice(2);
+    setImportId(id);
+    setError(null);
+    setProgress({ phase: 'upload', done: 0, total: file.size });
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `${bridge.baseUrl}/api/mail/import?inbox=${encodeURIComponent(inboxId)}&filename=${encodeURIComponent(file.name)}&import_id=${id}`);
+    xhr.setRequestHeader('authorization', `Bearer ${bridge.token}`);
+    xhr.upload.onprogress = (e) => setProgress({ phase: 'upload', done: e.loaded, total: e.total || file.size });
+    xhr.onload = () => {
+      setProgress(null);
+      try {
+        const body = JSON.parse(xhr.responseText) as { imported?: number; duplicates?: number; total?: number; failed?: unknown[]; message?: string };
+        if (xhr.status >= 400) setError(body.message ?? `Import failed (HTTP ${xhr.status}).`);
+        else onImported(`Imported ${body.imported} of ${body.total} messages (${body.duplicates} already there${body.failed?.length ? `, ${body.failed.length} failed` : ''}).`);
+      } catch {
+        setError(`Import failed (HTTP ${xhr.status}).`);
+      }
+    };
+    xhr.onerror = () => {
+      setProgress(null);
+      setError('Upload failed: the connection to Mailroom dropped.');
+    };
+    xhr.send(file);
+  };
+
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setOver(false);
+    const f = e.dataTransfer.files[0];
+    if (f) upload(f);
+  };
+
+  const pct = progress && progress.total ? Math.round((100 * progress.done) / progress.total) : 0;
+  return (
+    <div
+      className={`mail-drop ${over ? 'over' : ''}`}
+      data-testid="mail-drop"
+      onDragOver={(e) => {
+        e.preventDefault();
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={onDrop}
+    >
+      {progress ? (
+        <div className="mail-progress" role="progressbar" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100} aria-label={`Import ${progress.phase}`}>
+          <div className="mail-progress-bar" style={{ width: `${pct}%` }} />
+          <span className="muted">
+            {progress.phase === 'upload' ? 'Uploading' : progress.phase === 'parse' ? 'Reading messages' : 'Threading and indexing'} {progress.phase === 'upload' ? `${pct}%` : `${progress.done} / ${progress.total}`}
+          </span>
+        </div>
+      ) : (
+        <label className="muted">
+          Drop an <b>mbox</b> or <b>.eml</b> file here, or{' '}
+          <input
+            type="file"
+            accept=".mbox,.mbx,.eml,message/rfc822,application/mbox"
+            data-testid="mail-file"
+            onChange={(e) => {
+              const f = e.target.files?.[0];
+              if (f) upload(f);
+              e.target.value = '';
+            }}
+          />
+        </label>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
