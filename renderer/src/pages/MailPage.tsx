@@ -102,7 +102,7 @@ export function MailPage() {
         </form>
       </header>
       {note && (
-        <p className="ok" role="status">
+        <p className="ok" role="status" data-testid="mail-note">
           {note}
         </p>
       )}

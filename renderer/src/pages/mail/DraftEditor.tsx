@@ -36,6 +36,7 @@ export function DraftEditor({ threadId, drafts, outbox, policies, onChanged }: {
             void run(async () => {
               await api.post(`/api/mail/threads/${threadId}/drafts`, { goal, policy_id: policy });
               setBody(null);
+              setGoal('');
               onChanged();
             });
           }}
