@@ -3,14 +3,6 @@ import { SMTPServer } from 'smtp-server';
 import type net from 'node:net';
 import { test, expect } from './fixtures';
 import { REPO_ROOT } from '../helpers/owner';
-import { stateMigrations } from '../../electron/core/db/migrations/index';
-import { m005Mail } from '../../electron/core/db/migrations/005_mail';
-
-// Until migrations 002–004 are registered, fill the numbering gap so 005_mail runs in this
-// in-process owner (a no-op once the real list is complete).
-if (!stateMigrations.some((m) => m.version === 5)) stateMigrations.push(m005Mail);
-for (let v = 1; v <= 5; v++) if (!stateMigrations.some((m) => m.version === v)) stateMigrations.push({ version: v, name: `gap ${v}`, up: () => {} });
-stateMigrations.sort((a, b) => a.version - b.version);
 
 const MBOX = path.join(REPO_ROOT, 'tests/fixtures/mail/labelled.mbox');
 

@@ -1,19 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, callToolError, startTestOwner, REPO_ROOT, type TestOwner } from '../../helpers/owner';
 import { sharedContracts, startSmtp } from './support';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-
-// Until migrations 002–004 land, fill the numbering gap so 005_mail can run (no-op when they exist).
-vi.mock('../../../electron/core/db/migrations/index', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../../electron/core/db/migrations/index')>();
-  const { m005Mail } = await import('../../../electron/core/db/migrations/005_mail');
-  const list = [...real.stateMigrations];
-  if (!list.some((m) => m.version === 5)) list.push(m005Mail);
-  for (let v = 1; v <= Math.max(...list.map((m) => m.version)); v++) if (!list.some((m) => m.version === v)) list.push({ version: v, name: `gap ${v}`, up: () => {} });
-  return { stateMigrations: list.sort((a, b) => a.version - b.version) };
-});
 
 const FIXTURE = path.join(REPO_ROOT, 'tests/fixtures/mail/labelled.mbox');
 const contracts = sharedContracts();

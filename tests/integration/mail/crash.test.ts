@@ -1,18 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { callTool, callToolError, startTestOwner, REPO_ROOT, waitFor, type TestOwner } from '../../helpers/owner';
 import { startSmtp } from './support';
-
-vi.mock('../../../electron/core/db/migrations/index', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../../electron/core/db/migrations/index')>();
-  const { m005Mail } = await import('../../../electron/core/db/migrations/005_mail');
-  const list = [...real.stateMigrations];
-  if (!list.some((m) => m.version === 5)) list.push(m005Mail);
-  for (let v = 1; v <= Math.max(...list.map((m) => m.version)); v++) if (!list.some((m) => m.version === v)) list.push({ version: v, name: `gap ${v}`, up: () => {} });
-  return { stateMigrations: list.sort((a, b) => a.version - b.version) };
-});
 
 const CHILD = path.join(REPO_ROOT, 'tests/integration/mail/outbox-child.ts');
 const children: ChildProcess[] = [];

@@ -1,18 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ImapFlow } from 'imapflow';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, startTestOwner, waitFor, type TestOwner } from '../../helpers/owner';
 import { DOVECOT, startDovecot } from './dovecot';
-
-vi.mock('../../../electron/core/db/migrations/index', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../../electron/core/db/migrations/index')>();
-  const { m005Mail } = await import('../../../electron/core/db/migrations/005_mail');
-  const list = [...real.stateMigrations];
-  if (!list.some((m) => m.version === 5)) list.push(m005Mail);
-  for (let v = 1; v <= Math.max(...list.map((m) => m.version)); v++) if (!list.some((m) => m.version === v)) list.push({ version: v, name: `gap ${v}`, up: () => {} });
-  return { stateMigrations: list.sort((a, b) => a.version - b.version) };
-});
 
 if (!DOVECOT) process.stderr.write('\n[mail imap] SKIPPED: dovecot is not installed. Install it with: apt-get install -y dovecot-imapd\n');
 
