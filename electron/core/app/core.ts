@@ -14,6 +14,7 @@ import { createNlp } from '../nlp';
 import { createMemory } from '../memory';
 import { createMail } from '../mail';
 import { createMailbox } from '../mailbox';
+import { createRouter } from '../router';
 
 export interface CoreOptions {
   /** Electron passes its own; the headless owner uses web notifications over the hub. */
@@ -63,7 +64,7 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
   // [inbox] analyze / execute / capture (seed 000)
   add(createMemory(ctx, { nlp })); // [memory] analyze_message, save_memory, search_memory (seed 004); pass { vault } once vault exposes writeNote
   add(createMailbox(ctx)); // [mailbox] session mailbox (seed 003); inert until migration 003 is registered
-  // [router] MCP router (seed 001)
+  add(createRouter(ctx, {})); // [router] MCP router (seed 001); pass { vault, inbox } once they exist, and give mail { router }
   add(createMail(ctx, { nlp })); // [mail] NeuralMail (seed 002); pass { inbox, router } once they exist
 
   const startedAt = Date.now();

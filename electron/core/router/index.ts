@@ -12,10 +12,17 @@ export { matches, parseCondition, describeCondition, type Condition } from './co
 export { renderTemplate, templateMap, schemaDefaults } from './mapping/template';
 export { openAiLlm, samplingLlm, type LlmClient } from './mapping/llm';
 
+/**
+ * What other domains hand to `routeItem`: a vault note by `path`, or an item. `route` names a
+ * route (by name or id) to use instead of matching conditions — mail triage suggests one;
+ * `metadata` is available to mappings as `frontmatter.*`.
+ */
+export type RouteItemInput = Partial<RoutableItem> & { path?: string; route?: string; metadata?: Record<string, unknown> };
+
 export interface RouterApi {
   service: RouterService;
   /** Routes an item (or a vault note by path) — the mail domain and the inbox call this. */
-  routeItem(item: RoutableItem | { path: string }, opts?: { dryRun?: boolean; toolContext?: ToolContext }): Promise<RouteItemResult>;
+  routeItem(item: RouteItemInput, opts?: { dryRun?: boolean; toolContext?: ToolContext }): Promise<RouteItemResult>;
 }
 
 export type Router = Domain & RouterApi;
@@ -31,9 +38,12 @@ export function createRouter(ctx: CoreContext, deps: RouterDeps = {}): Router {
     routes: routerRoutes(service),
     counts: (): Record<string, number> =>
       ready() ? { mcp_adapters: service.store.listAdapters().length, routes: service.store.listRoutes().length, distributions: service.store.countDistributions() } : {},
-    routeItem(item, opts = {}) {
-      const input = 'title' in item || 'content' in item ? { item } : { path: (item as { path: string }).path };
-      return service.routeItem(input, { dryRun: opts.dryRun, toolContext: opts.toolContext });
+    routeItem(input, opts = {}) {
+      const { route, metadata, ...rest } = input;
+      const forced = route ? service.store.listRoutes().find((r) => r.id === route || r.name.toLowerCase() === route.toLowerCase()) : undefined;
+      const isNoteRef = rest.path !== undefined && rest.title === undefined && rest.content === undefined;
+      const item = { ...rest, intent: rest.intent ?? (typeof metadata?.intent === 'string' ? metadata.intent : undefined), frontmatter: { ...(metadata ?? {}), ...(rest.frontmatter ?? {}) } };
+      return service.routeItem(isNoteRef ? { path: rest.path } : { item }, { dryRun: opts.dryRun, routeId: forced?.id, toolContext: opts.toolContext });
     },
     start() {
       // Until migration 004 is in the state DB's list the tables are absent: stay inert, not fatal.
