@@ -1,8 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { openDatabase } from '../../../electron/core/db';
-import { m001Core } from '../../../electron/core/db/migrations/001_core';
-import { m004Router } from '../../../electron/core/db/migrations/004_router';
+import { openStateDb } from '../../../electron/core/db';
 import { resolveConfig } from '../../../electron/core/app/config';
 import { keyFileSecretBox } from '../../../electron/core/app/secrets';
 import { createLogger } from '../../../electron/core/common/log';
@@ -90,7 +88,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** A router over a real state DB (migrations 001 + 004), real logger file and real key-file secrets. */
+/** A router over a real, fully migrated state DB, a real logger file and real key-file secrets. */
 export function makeRouter(opts: { clock?: Clock; deps?: RouterDeps; vaultFiles?: Record<string, string>; configFile?: Record<string, unknown> } = {}): Harness {
   const dataDir = tempDir('mailroom-router-data-');
   const vaultDir = tempDir('mailroom-router-vault-');
@@ -102,9 +100,7 @@ export function makeRouter(opts: { clock?: Clock; deps?: RouterDeps; vaultFiles?
   const config = resolveConfig({ dataDir, vault: vaultDir, port: 0, env: {}, appRoot: REPO_ROOT });
   const logFile = path.join(dataDir, 'logs', 'mailroom.log');
   const log = createLogger({ file: logFile, level: 'debug' });
-  // Migration 004 applied on its own: the global list may not have reached 4 yet in this tree.
-  const stateDb = openDatabase(path.join(dataDir, 'state.db'), { migrations: [m001Core] });
-  stateDb.transaction(() => m004Router.up(stateDb))();
+  const stateDb = openStateDb(dataDir);
   const broadcasts: Harness['broadcasts'] = [];
   const ctx: CoreContext = {
     config,
