@@ -63,7 +63,7 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
   // [vault] vault index, watcher, git (seed 000)
   // [inbox] analyze / execute / capture (seed 000)
   add(createMemory(ctx, { nlp })); // [memory] analyze_message, save_memory, search_memory (seed 004); pass { vault } once vault exposes writeNote
-  add(createMailbox(ctx)); // [mailbox] session mailbox (seed 003); inert until migration 003 is registered
+  add(createMailbox(ctx)); // [mailbox] session mailbox (seed 003)
   add(createRouter(ctx, {})); // [router] MCP router (seed 001); pass { vault, inbox } once they exist, and give mail { router }
   add(createMail(ctx, { nlp })); // [mail] NeuralMail (seed 002); pass { inbox, router } once they exist
 
