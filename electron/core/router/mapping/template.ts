@@ -217,7 +217,8 @@ function stringFor(name: string, s: S, item: RoutableItem, required: boolean): u
   if (FOLDER.test(name)) return item.folder;
   if (KIND.test(name)) return item.intent ?? (required ? 'note' : undefined);
   if (SOURCE.test(name)) return item.source;
-  return required ? item.title : undefined;
+  // Unknown names are not guessed: validation then says which property the mapping must give.
+  return undefined;
 }
 
 function valueFor(name: string, schema: S, item: RoutableItem, required: boolean): unknown {
@@ -230,7 +231,7 @@ function valueFor(name: string, schema: S, item: RoutableItem, required: boolean
     if (TAGS.test(name)) return item.tags;
     if (ENTITIES.test(name)) return item.entities;
     if (LINES.test(name)) return [item.content];
-    return required ? item.tags : undefined;
+    return undefined;
   }
   if (t === 'object') {
     const o = objectFor(schema, item);
