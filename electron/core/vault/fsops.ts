@@ -1,0 +1,102 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Prefix of Mailroom's temp files: a dotfile, so the watcher and indexer skip it. */
+export const TEMP_PREFIX = '.mailroom-tmp-';
+
+function fsyncDir(dir: string): void {
+  try {
+    const fd = fs.openSync(dir, 'r');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    // Some filesystems refuse fsync on directories; the rename is still atomic there.
+  }
+}
+
+/** Write to a temp file beside the target, fsync, rename over it, fsync the folder. */
+export function atomicWrite(abs: string, data: string | Buffer): void {
+  const dir = path.dirname(abs);
+  fs.mkdirSync(dir, { recursive: true });
+  const tmp = path.join(dir, `${TEMP_PREFIX}${process.pid}-${crypto.randomBytes(6).toString('hex')}`);
+  const fd = fs.openSync(tmp, 'w', 0o644);
+  try {
+    fs.writeFileSync(fd, data);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  try {
+    fs.renameSync(tmp, abs);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
+  fsyncDir(dir);
+}
+
+/**
+ * Moves a file atomically: a rename on the same device; across devices a copy to a temp file
+ * beside the target + fsync + rename, then the source is removed. A crash in between leaves the
+ * source in place and at most an identical copy at the target (recovery sees equal hashes).
+ */
+export function moveFile(src: string, dst: string): void {
+  fs.mkdirSync(path.dirname(dst), { recursive: true });
+  try {
+    fs.renameSync(src, dst);
+    fsyncDir(path.dirname(dst));
+    if (path.dirname(src) !== path.dirname(dst)) fsyncDir(path.dirname(src));
+    return;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+  }
+  atomicWrite(dst, fs.readFileSync(src));
+  fs.rmSync(src);
+  fsyncDir(path.dirname(src));
+}
+
+export const sha256 = (data: string | Buffer) => crypto.createHash('sha256').update(data).digest('hex');
+
+export function hashFile(abs: string): string | undefined {
+  try {
+    return sha256(fs.readFileSync(abs));
+  } catch {
+    return undefined;
+  }
+}
+
+/** `a/b.md` → `a/b.md`, or `a/b-2.md`, `a/b-3.md` … whichever is free (never overwrite). */
+export function freePath(abs: string, taken: (p: string) => boolean = (p) => fs.existsSync(p)): string {
+  if (!taken(abs)) return abs;
+  const ext = path.extname(abs);
+  const base = abs.slice(0, abs.length - ext.length);
+  for (let i = 2; ; i++) {
+    const c = `${base}-${i}${ext}`;
+    if (!taken(c)) return c;
+  }
+}
+
+/** Removes temp files a crash left behind (only ours, by prefix). */
+export function sweepTempFiles(dir: string, maxDepth = 6): number {
+  let n = 0;
+  const walk = (d: string, depth: number) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (e.name.startsWith(TEMP_PREFIX)) {
+        fs.rmSync(path.join(d, e.name), { force: true });
+        n++;
+      } else if (e.isDirectory() && !e.name.startsWith('.') && depth < maxDepth) walk(path.join(d, e.name), depth + 1);
+    }
+  };
+  walk(dir, 0);
+  return n;
+}
