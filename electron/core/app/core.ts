@@ -13,6 +13,7 @@ import { createAppDomain } from './domain';
 import { createNlp } from '../nlp';
 import { createMemory } from '../memory';
 import { createMail } from '../mail';
+import { createInbox } from '../inbox';
 import { createMailbox } from '../mailbox';
 import { createRouter } from '../router';
 
@@ -61,11 +62,11 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
   // ---- domains, in dependency order; each replaces its own placeholder line ----
   const nlp = add(await createNlp(ctx)); // [nlp] on-device models (seed 004)
   // [vault] vault index, watcher, git (seed 000)
-  // [inbox] analyze / execute / capture (seed 000)
+  const inbox = add(createInbox(ctx)); // [inbox] capture today; analyze / execute arrive with the vault work (seed 000)
   add(createMemory(ctx, { nlp })); // [memory] analyze_message, save_memory, search_memory (seed 004); pass { vault } once vault exposes writeNote
   add(createMailbox(ctx)); // [mailbox] session mailbox (seed 003)
   add(createRouter(ctx, {})); // [router] MCP router (seed 001); pass { vault, inbox } once they exist, and give mail { router }
-  add(createMail(ctx, { nlp })); // [mail] NeuralMail (seed 002); pass { inbox, router } once they exist
+  add(createMail(ctx, { nlp, inbox })); // [mail] NeuralMail (seed 002); pass { inbox, router } once they exist
 
   const startedAt = Date.now();
   const counts = () => Object.assign({}, ...domains.map((d) => d.counts?.() ?? {})) as Record<string, number>;

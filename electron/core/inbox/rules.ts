@@ -1,0 +1,227 @@
+/**
+ * `_brain_config/inbox_rules.md`: the ADR's format (rule headings with **Pattern** /
+ * **Destination** / **Transform**, Default Behavior, Folder Structure) and the looser bullets
+ * people actually write ("anything about Owen's soccer → family/owen/", "'PN' means Priya").
+ * What cannot be interpreted is returned verbatim in `unparsed` for the calling model.
+ */
+import { normName } from '../vault';
+
+export const RULES_PATH = '_brain_config/inbox_rules.md';
+
+/** One condition of a rule's Pattern; a rule matches when any of its `anyOf` groups fully matches. */
+export type Condition =
+  | { kind: 'title_contains'; text: string }
+  | { kind: 'content_contains'; text: string }
+  | { kind: 'mentions'; words: string[] }
+  | { kind: 'tag'; tag: string };
+
+export interface Rule {
+  name: string;
+  /** Disjunction of conjunctions. */
+  anyOf: Condition[][];
+  /** Template: `work/meetings/{date}-{title-slug}.md`, or a folder (`family/owen/`). */
+  destination: string;
+  transform?: string;
+  source: 'adr' | 'bullet';
+}
+
+export interface Rules {
+  loaded: boolean;
+  rules: Rule[];
+  /** normalised alias → canonical name ("pn" → "Priya"). */
+  aliases: Map<string, string>;
+  /** Folder → description words (Folder Structure section). */
+  folders: Map<string, string>;
+  threshold: number;
+  /** What to do with items no rule or evidence places: 'keep' (default). */
+  noMatch: 'keep';
+  unparsed: string[];
+}
+
+/** The ADR's defaults when the file is missing: keyword + search similarity, all for approval, threshold 0.5. */
+export function defaultRules(): Rules {
+  return { loaded: false, rules: [], aliases: new Map(), folders: new Map(), threshold: 0.5, noMatch: 'keep', unparsed: [] };
+}
+
+const FILLER = new Set(
+  'anything everything all any notes note items item stuff things about regarding mentioning mention mentions on of for the a an with to goes go file put save into in under related re that is are should'.split(' '),
+);
+
+const cleanFolder = (s: string) => s.trim().replace(/^[`'"]+|[`'".,;]+$/g, '').replace(/^\/+/, '');
+
+function keywords(text: string): string[] {
+  return text
+    .replace(/['’]s\b/g, '')
+    .split(/[^\p{L}\p{N}]+/u)
+    .map((w) => w.toLowerCase())
+    .filter((w) => w.length > 1 && !FILLER.has(w));
+}
+
+const quoted = (s: string) => [...s.matchAll(/["“”'‘’`]([^"“”'‘’`]+)["“”'‘’`]/g)].map((m) => m[1].trim()).filter(Boolean);
+
+/** "Title contains "meeting" or content has "## Attendees"" → conditions; undefined when not understood. */
+export function parsePattern(pattern: string): Condition[][] | undefined {
+  const groups: Condition[][] = [];
+  for (const clause of pattern.split(/\s+or\s+/i)) {
+    const conj: Condition[] = [];
+    for (const part of clause.split(/\s+and\s+/i)) {
+      const p = part.trim();
+      const q = quoted(p);
+      if (/^title\b.*\b(contains|has|includes|mentions|is)\b/i.test(p) && q.length) {
+        conj.push(...q.map((text) => ({ kind: 'title_contains' as const, text })));
+      } else if (/^(content|body|text|note)\b.*\b(contains|has|includes|mentions)\b/i.test(p) && q.length) {
+        conj.push(...q.map((text) => ({ kind: 'content_contains' as const, text })));
+      } else if (/\btag(ged|s)?\b/i.test(p) && /#?[\p{L}\p{N}_-]+/u.test(p)) {
+        const tag = /#([\p{L}\p{N}_/-]+)/u.exec(p)?.[1] ?? q[0];
+        if (!tag) return undefined;
+        conj.push({ kind: 'tag', tag: tag.toLowerCase() });
+      } else if (/\b(structure|format)\b/i.test(p) && /\(([^)]+)\)/.test(p)) {
+        // "Content matches recipe structure (ingredients + instructions)": every listed word appears.
+        const words = /\(([^)]+)\)/.exec(p)![1].split(/[+,&/]|\band\b/).map((w) => w.trim().toLowerCase()).filter(Boolean);
+        conj.push({ kind: 'mentions', words });
+      } else if (/\b(mentions?|about|contains|has)\b/i.test(p) && (q.length || keywords(p.replace(/\b(mentions?|about|contains|has|content|title)\b/gi, '')).length)) {
+        const words = q.length ? q.map((x) => x.toLowerCase()) : keywords(p.replace(/\b(mentions?|about|contains|has|content|title)\b/gi, ''));
+        conj.push({ kind: 'mentions', words });
+      } else {
+        return undefined;
+      }
+    }
+    if (conj.length) groups.push(conj);
+  }
+  return groups.length ? groups : undefined;
+}
+
+const ARROW = /^(.+?)\s*(?:→|->|=>|⇒)\s*(.+)$/;
+const GOES = /^(.+?)\s+(?:goes?|go|belongs?|should go|gets? filed|is filed)\s+(?:to|in|into|under)\s+(\S+)\s*$/i;
+const FILE_UNDER = /^(?:file|put|save|move)\s+(.+?)\s+(?:to|in|into|under)\s+(\S+)\s*$/i;
+const MEANS = /^["“'‘`]?([^"“”'‘’`=]+?)["”'’`]?\s+(?:means|is|=|refers to|stands for|is short for)\s+["“'‘`]?([^"“”'‘’`.]+?)["”'’`]?\.?$/i;
+
+function looksLikeFolder(s: string): boolean {
+  const f = cleanFolder(s);
+  return /^[\p{L}\p{N}_ .-]+(\/[\p{L}\p{N}_ .{}-]+)*\/?(\.md)?$/u.test(f) && (f.includes('/') || /^[a-z0-9_-]+$/.test(f));
+}
+
+/** A loose bullet → a rule, an alias, or undefined. */
+export function parseLooseBullet(text: string, out: Rules, index: number): boolean {
+  const t = text.replace(/\*\*/g, '').trim();
+  const m = ARROW.exec(t) ?? GOES.exec(t) ?? FILE_UNDER.exec(t);
+  if (m && looksLikeFolder(m[2])) {
+    const q = quoted(m[1]);
+    const words = q.length ? q.flatMap((x) => keywords(x)) : keywords(m[1]);
+    if (!words.length) return false;
+    out.rules.push({ name: `bullet ${index}: ${m[1].trim().slice(0, 40)}`, anyOf: [[{ kind: 'mentions', words }]], destination: cleanFolder(m[2]), source: 'bullet' });
+    return true;
+  }
+  const a = MEANS.exec(t);
+  if (a && a[1].trim().split(/\s+/).length <= 4 && a[2].trim().split(/\s+/).length <= 5) {
+    out.aliases.set(normName(a[1]), a[2].trim());
+    return true;
+  }
+  return false;
+}
+
+interface Section {
+  level: number;
+  heading: string;
+  lines: string[];
+}
+
+function sections(md: string): Section[] {
+  const out: Section[] = [{ level: 0, heading: '', lines: [] }];
+  let fence = false;
+  for (const line of md.split(/\r?\n/)) {
+    if (/^\s*```/.test(line)) fence = !fence;
+    const h = fence ? null : /^(#{1,6})\s+(.+?)\s*#*\s*$/.exec(line);
+    if (h) out.push({ level: h[1].length, heading: h[2].trim(), lines: [] });
+    else out[out.length - 1].lines.push(line);
+  }
+  return out;
+}
+
+const bullets = (lines: string[]) => lines.map((l) => /^\s*(?:[-*+]|\d+[.)])\s+(.*)$/.exec(l)?.[1]?.trim()).filter((x): x is string => !!x);
+
+function field(items: string[], name: string): string | undefined {
+  const re = new RegExp(`^\\*{0,2}${name}\\*{0,2}\\s*:\\s*\\*{0,2}\\s*(.+)$`, 'i');
+  for (const b of items) {
+    const m = re.exec(b);
+    if (m) return m[1].trim();
+  }
+  return undefined;
+}
+
+export function parseRules(md: string): Rules {
+  const out: Rules = { ...defaultRules(), loaded: true, threshold: 0.7 };
+  let bulletNo = 0;
+  for (const s of sections(md)) {
+    const items = bullets(s.lines);
+    const head = s.heading.toLowerCase();
+    const pattern = field(items, 'Pattern');
+    const dest = field(items, 'Destination');
+    if (pattern !== undefined || dest !== undefined) {
+      const anyOf = pattern ? parsePattern(pattern) : undefined;
+      const transform = field(items, 'Transform');
+      if (anyOf && dest) {
+        out.rules.push({ name: s.heading, anyOf, destination: cleanFolder(dest), transform, source: 'adr' });
+        if (transform) out.unparsed.push(`${s.heading} — Transform: ${transform} (not applied by the server; apply it when filing)`);
+      } else {
+        out.unparsed.push(`${s.heading} — ${items.join('; ')}`);
+      }
+      continue;
+    }
+    if (head.startsWith('default behavio')) {
+      for (const b of items) {
+        const th = /threshold\D*?(0?\.\d+|1(?:\.0+)?)/i.exec(b);
+        if (th) out.threshold = Number(th[1]);
+        else if (/no matching rule/i.test(b) && /keep/i.test(b)) out.noMatch = 'keep';
+        else out.unparsed.push(b);
+      }
+      continue;
+    }
+    if (head.startsWith('folder structure') || head === 'folders') {
+      for (const b of items) {
+        const m = /^`?([^`—–:-]+?\/?)`?\s*(?:—|–|-|:)\s*(.+)$/.exec(b);
+        if (m && looksLikeFolder(m[1])) out.folders.set(cleanFolder(m[1]).replace(/\/$/, ''), m[2].trim());
+        else out.unparsed.push(b);
+      }
+      continue;
+    }
+    for (const b of items) {
+      bulletNo++;
+      if (!parseLooseBullet(b, out, bulletNo)) out.unparsed.push(b);
+    }
+  }
+  return out;
+}
+
+export interface RuleSubject {
+  title: string;
+  body: string;
+  tags: string[];
+}
+
+function wordsIn(text: string): Set<string> {
+  return new Set(text.toLowerCase().replace(/['’]s\b/g, '').split(/[^\p{L}\p{N}]+/u).filter(Boolean));
+}
+
+/** Conditions are case-insensitive; `mentions` matches whole words (and simple plurals). */
+export function ruleMatches(rule: Rule, item: RuleSubject, aliases: Map<string, string>): boolean {
+  const all = `${item.title}\n${item.body}`;
+  const lower = all.toLowerCase();
+  const words = wordsIn(all);
+  for (const [alias, canonical] of aliases) if (words.has(alias)) for (const w of wordsIn(canonical)) words.add(w);
+  const has = (w: string) => words.has(w) || words.has(w + 's') || (w.endsWith('s') && words.has(w.slice(0, -1)));
+  return rule.anyOf.some((conj) =>
+    conj.every((c) => {
+      switch (c.kind) {
+        case 'title_contains':
+          return item.title.toLowerCase().includes(c.text.toLowerCase());
+        case 'content_contains':
+          return lower.includes(c.text.toLowerCase());
+        case 'tag':
+          return item.tags.includes(c.tag);
+        case 'mentions':
+          return c.words.every((w) => (w.includes(' ') ? lower.includes(w) : has(w)));
+      }
+    }),
+  );
+}
