@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { invalidArgument } from '../common/errors';
+import { writeFileAtomic } from '../common/fs';
 import type { Config } from './config';
 import type { ConnectSnippetDto } from '../../../shared/api';
 
@@ -42,19 +43,6 @@ function readJsonObject(file: string): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
-function writeAtomic(file: string, text: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.mailroom-tmp-${process.pid}`;
-  const fd = fs.openSync(tmp, 'w', 0o600);
-  try {
-    fs.writeSync(fd, text);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(tmp, file);
-}
-
 /**
  * Merges `mcpServers.<name>` into a config file, keeping every other entry, after writing a
  * timestamped backup of the original. Returns the backup path (undefined if there was no file).
@@ -70,7 +58,7 @@ export function mergeMcpServer(file: string, name: string, entry: object): { bac
     backup = `${file}.bak-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     fs.copyFileSync(file, backup);
   }
-  writeAtomic(file, JSON.stringify(next, null, 2) + '\n');
+  writeFileAtomic(file, JSON.stringify(next, null, 2) + '\n', { mode: 0o600 });
   return { backup, changed: true };
 }
 

@@ -4,3 +4,4 @@ export * from './types';
 export * from './events';
 export * from './clock';
 export * from './tool';
+export * from './fs';

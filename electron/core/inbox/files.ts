@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MailroomError } from '../common/errors';
 import { ErrorCode } from '../../../shared/errors';
+import { writeFileAtomic } from '../common/fs';
 
 /**
  * Resolves a vault-relative path and proves it stays inside the vault: no NUL, no absolute
@@ -23,29 +24,9 @@ export function containedPath(root: string, rel: string): string {
   return target;
 }
 
-/** Writes a new file atomically (temp + fsync + rename) without ever replacing an existing one. */
+/** Writes a new note atomically without ever replacing an existing one. */
 export function writeNewFileAtomic(file: string, text: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = path.join(path.dirname(file), `.mailroom-tmp-${process.pid}-${Date.now()}-${path.basename(file)}`);
-  const fd = fs.openSync(tmp, 'wx', 0o644);
-  try {
-    fs.writeSync(fd, text);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
-    // link() fails if the name exists, so a racing writer can never be overwritten.
-    fs.linkSync(tmp, file);
-  } finally {
-    fs.rmSync(tmp, { force: true });
-  }
-  const dirFd = fs.openSync(path.dirname(file), 'r');
-  try {
-    fs.fsyncSync(dirFd);
-  } finally {
-    fs.closeSync(dirFd);
-  }
+  writeFileAtomic(file, text, { noReplace: true });
 }
 
 export function slugify(text: string, max = 60): string {

@@ -4,8 +4,8 @@
  * back for search and duplicate checks. Writes go through the vault domain when it is wired
  * (journaled, atomic, git-committed); otherwise through an atomic temp-file + rename here.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { writeFileAtomic } from '../common/fs';
 import path from 'node:path';
 import matter from 'gray-matter';
 import YAML from 'yaml';
@@ -75,19 +75,6 @@ export function parseMemory(relPath: string, text: string): Memory | undefined {
   };
 }
 
-function atomicWrite(file: string, text: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-  const fd = fs.openSync(tmp, 'w', 0o644);
-  try {
-    fs.writeSync(fd, text);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(tmp, file);
-}
-
 export class MemoryStore {
   constructor(
     private readonly vaultDir: string,
@@ -126,6 +113,6 @@ export class MemoryStore {
   async write(m: Memory, message: string): Promise<void> {
     const text = renderMemory(m);
     if (this.vault) await this.vault.writeNote(m.path, text, { message });
-    else atomicWrite(path.join(this.vaultDir, m.path), text);
+    else writeFileAtomic(path.join(this.vaultDir, m.path), text);
   }
 }
