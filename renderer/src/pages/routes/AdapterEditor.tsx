@@ -75,12 +75,12 @@ export function AdapterEditor({ adapter, onSaved, onCancel }: Props) {
           <>
             <label>
               Command
-              <input className="input mono" value={command} onChange={(e) => setCommand(e.target.value)} placeholder="npx" required />
+              <input className="input mono" aria-label="Command" value={command} onChange={(e) => setCommand(e.target.value)} placeholder="npx" required />
               <small className="muted">One program, started without a shell. Arguments go below.</small>
             </label>
             <label>
               Arguments <span className="muted">(one per line)</span>
-              <textarea className="input mono" rows={3} value={args} onChange={(e) => setArgs(e.target.value)} placeholder={'-y\n@modelcontextprotocol/server-memory'} />
+              <textarea className="input mono" rows={3} aria-label="Arguments (one per line)" value={args} onChange={(e) => setArgs(e.target.value)} placeholder={'-y\n@modelcontextprotocol/server-memory'} />
             </label>
           </>
         ) : (

@@ -1,0 +1,77 @@
+import path from 'node:path';
+import { test, expect } from './fixtures';
+import { REPO_ROOT } from '../helpers/owner';
+
+const TEST_SERVER = path.join(REPO_ROOT, 'tests', 'fixtures', 'mcp-test-server.mjs');
+
+test.use({ ownerOptions: { vaultFiles: { 'inbox/call-dana.md': '---\ntags: [todo]\n---\n# Call Dana about the swim meet\n\nOwen has a meet on Friday.\n' } } });
+
+test('add an adapter, test it, create a route, preview, route an inbox note, see it in history', async ({ app, owner }) => {
+  await app.goto(app.url().split('#')[0] + '#/routes');
+  await app.getByRole('tab', { name: /Adapters/ }).click();
+
+  // Add an adapter: one program, arguments one per line, a secret env value.
+  await app.getByRole('button', { name: 'Add adapter' }).click();
+  const form = app.getByRole('form', { name: 'New adapter' });
+  await form.getByLabel('Name').fill('Test notes server');
+  await form.getByLabel('Command').fill(process.execPath);
+  await form.getByLabel(/Arguments/).fill(TEST_SERVER);
+  await form.getByRole('button', { name: '+ Add variable' }).click();
+  await form.getByLabel('Key').fill('API_TOKEN');
+  await form.getByLabel('Value of API_TOKEN').fill('sk-e2e-secret-value');
+  await form.getByRole('button', { name: 'Add adapter' }).click();
+
+  const card = app.getByTestId('adapter-card').filter({ hasText: 'Test notes server' });
+  await expect(card.getByTestId('adapter-status')).toHaveAttribute('data-state', 'idle');
+  await expect(card).toContainText('API_TOKEN=••••••••');
+  await expect(card).not.toContainText('sk-e2e-secret-value');
+
+  // Test connection lists the server's tools; the status turns live (hub event) to running with a pid.
+  await card.getByRole('button', { name: 'Test connection' }).click();
+  await expect(card.getByTestId('test-result')).toContainText('create_note');
+  await expect(card.getByTestId('adapter-status')).toHaveAttribute('data-state', 'running');
+  await expect(card.getByTestId('adapter-status')).toContainText(/pid \d+/);
+  await app.screenshot({ path: 'docs/figures/routes-adapters.png', fullPage: true });
+
+  // Create a route: todos → create_note, with a mapping beside the tool's schema.
+  await app.getByRole('tab', { name: /Routes/ }).click();
+  await app.getByRole('button', { name: 'New route' }).click();
+  const editor = app.getByRole('form', { name: 'New route' });
+  await editor.getByLabel('Name').fill('Todos → notes');
+  await editor.getByRole('button', { name: '+ Add test' }).click();
+  await editor.getByLabel('Value').fill('todo');
+  await editor.getByLabel('Tool').selectOption('create_note');
+  await expect(editor.getByTestId('tool-schema')).toContainText('"priority"');
+  await editor.getByLabel('Mapping template').fill(JSON.stringify({ title: '{{ title }}', content: '{{ content }}', tags: '{{ tags }}', meta: { priority: 'urgent' } }, null, 2));
+
+  // Preview with the sample item shows the arguments and the validation error…
+  await editor.getByRole('button', { name: 'Preview' }).click();
+  await expect(editor.getByTestId('validation-errors')).toContainText('/meta/priority: must be one of low, normal, high');
+  // …fixed, the preview of the real inbox note is valid.
+  await editor.getByLabel('Mapping template').fill(JSON.stringify({ title: '{{ title }}', content: '{{ content }}', tags: '{{ tags }}', meta: { priority: 'high' } }, null, 2));
+  await editor.getByLabel('Inbox note').check();
+  await editor.getByLabel('Note path').fill('inbox/call-dana.md');
+  await editor.getByRole('button', { name: 'Preview' }).click();
+  await expect(editor.getByTestId('preview')).toContainText("Valid against the tool's schema.");
+  await expect(editor.getByTestId('preview-args')).toContainText('"title": "Call Dana about the swim meet"');
+  await editor.screenshot({ path: 'docs/figures/routes-editor.png' });
+
+  // Route the inbox note for real (after confirming), then see it in the history.
+  app.once('dialog', (d) => void d.accept());
+  await editor.getByRole('button', { name: 'Test (sends for real)' }).click();
+  await expect(editor.getByTestId('route-test-result')).toContainText('Sent.');
+  await editor.getByRole('button', { name: 'Save route' }).click();
+
+  const route = app.getByTestId('route-card').filter({ hasText: 'Todos → notes' });
+  await expect(route).toContainText('When tags equals "todo"');
+  const history = app.getByTestId('history');
+  await expect(history.getByTestId('history-row').first()).toContainText('Call Dana about the swim meet');
+  await expect(history.getByTestId('history-row').first()).toContainText('ok');
+  await history.getByTestId('history-row').first().click();
+  await expect(history).toContainText('"priority": "high"');
+  await app.screenshot({ path: 'docs/figures/routes-history.png', fullPage: true });
+
+  // What the UI showed is what the server stored.
+  const rows = await owner.api<Array<{ status: string; item_key: string }>>('GET', '/api/distributions');
+  expect(rows.body[0]).toMatchObject({ status: 'ok', item_key: 'inbox/call-dana.md' });
+});
