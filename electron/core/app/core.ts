@@ -15,6 +15,7 @@ import { createMemory } from '../memory';
 import { createMail } from '../mail';
 import { createInbox } from '../inbox';
 import { createMailbox } from '../mailbox';
+import { createVault } from '../vault';
 import { createRouter } from '../router';
 
 export interface CoreOptions {
@@ -61,8 +62,8 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
 
   // ---- domains, in dependency order; each replaces its own placeholder line ----
   const nlp = add(await createNlp(ctx)); // [nlp] on-device models (seed 004)
-  // [vault] vault index, watcher, git (seed 000)
-  const inbox = add(createInbox(ctx)); // [inbox] capture today; analyze / execute arrive with the vault work (seed 000)
+  const vault = add(createVault(ctx)); // [vault] vault index, watcher, git (seed 000)
+  const inbox = add(createInbox(ctx, { vault, nlp })); // [inbox] capture, analyze / execute / undo (seed 000)
   add(createMemory(ctx, { nlp })); // [memory] analyze_message, save_memory, search_memory (seed 004); pass { vault } once vault exposes writeNote
   add(createMailbox(ctx)); // [mailbox] session mailbox (seed 003)
   add(createRouter(ctx, {})); // [router] MCP router (seed 001); pass { vault, inbox } once they exist, and give mail { router }

@@ -1,100 +1,78 @@
-import fs from 'node:fs';
+/**
+ * brain_inbox_save and drag-and-drop capture: write the item to `inbox/<date>-<slug>.md` with the
+ * hints kept in frontmatter for analysis, or — with skip_inbox and a category — file it directly.
+ */
 import path from 'node:path';
 import YAML from 'yaml';
-import { z } from 'zod';
-import { invalidArgument, MailroomError } from '../common/errors';
-import { containedPath, freeName, slugify, writeNewFileAtomic } from './files';
+import { MailroomError } from '../common/errors';
+import { freePath, isIgnoredRel, normalizeRel, splitFrontmatter, type VaultApi } from '../vault';
+import type { ProcessingHints } from './contract';
+import { INBOX_FOLDER } from './analyze';
+import { clip, plain, slugify } from './text';
 
-export const ProcessingHints = z
-  .object({
-    category: z.string().min(1).optional().describe('a vault folder to file into, e.g. "family/activities/swim"'),
-    tags: z.array(z.string().min(1)).optional(),
-    skip_inbox: z.boolean().optional().describe('file directly into category instead of the inbox'),
-    entities: z.array(z.string().min(1)).optional(),
-    related_notes: z.array(z.string().min(1)).optional(),
-    source: z.string().optional(),
-  })
-  .strict();
-
-export const SaveInput = z
-  .object({
-    content: z.string().min(1, 'content is empty'),
-    title: z.string().min(1).max(200).optional(),
-    processing_hints: ProcessingHints.optional(),
-    source: z.string().optional(),
-  })
-  .strict();
-export type SaveInput = z.infer<typeof SaveInput>;
+export interface SaveInput {
+  content: string;
+  title?: string;
+  processing_hints?: ProcessingHints;
+}
 
 export interface SaveResult {
   path: string;
   filed: boolean;
-  title: string;
+  commit?: string;
 }
 
-export const MAX_CAPTURE_BYTES = 1024 * 1024;
+export const MAX_SAVE_BYTES = 1024 * 1024;
 
-function titleOf(input: SaveInput): string {
-  if (input.title) return input.title.trim();
-  const heading = /^#\s+(.+)$/m.exec(input.content);
-  if (heading) return heading[1].trim();
-  const firstLine = input.content.trim().split('\n')[0] ?? '';
-  return firstLine.length > 80 ? firstLine.slice(0, 77).trimEnd() + '…' : firstLine || 'Untitled';
+function titleOf(input: SaveInput, body: string): string {
+  if (input.title?.trim()) return input.title.trim().replace(/\s+/g, ' ');
+  const h = /^#\s+(.+)$/m.exec(body)?.[1];
+  if (h) return h.trim();
+  const first = plain(body).split(/(?<=[.!?])\s/)[0] ?? '';
+  return clip(first, 60) || 'Untitled';
 }
 
-/**
- * Saves content to the vault's inbox as `inbox/<date>-<slug>.md`, keeping the hints in
- * frontmatter for analysis; with `skip_inbox` and a category it files straight there.
- */
-export function saveToInbox(vaultDir: string, input: SaveInput, now = new Date()): SaveResult {
-  if (Buffer.byteLength(input.content) > MAX_CAPTURE_BYTES) {
-    throw new MailroomError('too_large', `Content is larger than ${MAX_CAPTURE_BYTES} bytes; split it or save it as a file in the vault.`);
+export async function saveItem(vault: Pick<VaultApi, 'root' | 'resolve' | 'writeNote'>, input: SaveInput, now: number): Promise<SaveResult> {
+  if (typeof input.content !== 'string' || !input.content.trim()) {
+    throw new MailroomError('invalid_argument', 'content is empty; give the text to save.');
+  }
+  if (Buffer.byteLength(input.content) > MAX_SAVE_BYTES) {
+    throw new MailroomError('too_large', `content is over ${MAX_SAVE_BYTES / 1024} KiB; save large files into the vault directly.`);
   }
   const hints = input.processing_hints ?? {};
-  const title = titleOf(input);
-  const date = now.toISOString().slice(0, 10);
-  const direct = hints.skip_inbox === true;
-  if (direct && !hints.category) throw invalidArgument('skip_inbox needs processing_hints.category (the folder to file into).');
-  const folderRel = direct ? hints.category!.replace(/\/+$/g, '') : 'inbox';
-  const folder = containedPath(vaultDir, folderRel);
-  const name = freeName(folder, direct ? slugify(title) : `${date}-${slugify(title)}`);
-  const file = containedPath(vaultDir, path.join(folderRel, name));
-
-  const front: Record<string, unknown> = { title, created: now.toISOString() };
-  const source = hints.source ?? input.source;
-  if (source) front.source = source;
-  if (hints.tags?.length) front.tags = hints.tags;
-  if (!direct && Object.keys(hints).length) front.processing_hints = hints;
-  const body = /^#\s/m.test(input.content) ? input.content : `# ${title}\n\n${input.content}`;
-  writeNewFileAtomic(file, `---\n${YAML.stringify(front)}---\n${body.endsWith('\n') ? body : body + '\n'}`);
-  return { path: path.relative(fs.realpathSync(vaultDir), file).split(path.sep).join('/'), filed: direct, title };
-}
-
-export interface InboxListItem {
-  path: string;
-  title: string;
-  excerpt: string;
-  modified: string;
-  bytes: number;
-}
-
-/** The notes waiting in `inbox/`, newest first. */
-export function listInbox(vaultDir: string): InboxListItem[] {
-  const dir = path.join(vaultDir, 'inbox');
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.md') && !e.name.startsWith('.'))
-    .map((e) => {
-      const file = path.join(dir, e.name);
-      const st = fs.statSync(file);
-      const text = fs.readFileSync(file, 'utf8');
-      const body = text.replace(/^---\n[\s\S]*?\n---\n/, '');
-      const fmTitle = /^title:\s*(.+)$/m.exec(/^---\n([\s\S]*?)\n---\n/.exec(text)?.[1] ?? '')?.[1];
-      const heading = /^#\s+(.+)$/m.exec(body)?.[1];
-      const title = (fmTitle ?? heading ?? e.name.replace(/\.md$/, '')).replace(/^["']|["']$/g, '').trim();
-      const excerpt = body.replace(/^#.*$/gm, '').replace(/\s+/g, ' ').trim().slice(0, 200);
-      return { path: `inbox/${e.name}`, title, excerpt, modified: st.mtime.toISOString(), bytes: st.size };
-    })
-    .sort((a, b) => b.modified.localeCompare(a.modified));
+  if (hints.skip_inbox && !hints.category?.trim()) {
+    throw new MailroomError('invalid_argument', 'skip_inbox needs a category (the folder to file into), e.g. work/meetings.');
+  }
+  const { frontmatter, body } = splitFrontmatter(input.content);
+  const title = titleOf(input, body);
+  const date = new Date(now).toISOString();
+  let folder = INBOX_FOLDER;
+  let filed = false;
+  if (hints.category !== undefined) {
+    const cat = normalizeRel(hints.category.replace(/\/+$/, '') || '.');
+    vault.resolve(cat);
+    if (isIgnoredRel(cat)) throw new MailroomError('invalid_argument', `category "${hints.category}" is a hidden folder; choose a visible folder.`);
+    if (hints.skip_inbox && cat !== INBOX_FOLDER) {
+      folder = cat;
+      filed = true;
+    }
+  }
+  const fm: Record<string, unknown> = { ...frontmatter };
+  fm.title ??= title;
+  fm.created ??= date;
+  const tags = [...new Set([...(Array.isArray(fm.tags) ? (fm.tags as unknown[]).map(String) : []), ...(hints.tags ?? [])])];
+  if (tags.length) fm.tags = tags;
+  if (hints.source) fm.source ??= hints.source;
+  if (!filed) {
+    const kept: Record<string, unknown> = {};
+    for (const k of ['category', 'entities', 'related_notes', 'source'] as const) if (hints[k] !== undefined) kept[k] = hints[k];
+    if (Object.keys(kept).length) fm.processing_hints = kept;
+  }
+  const name = filed ? `${slugify(title)}.md` : `${date.slice(0, 10)}-${slugify(title)}.md`;
+  const abs = freePath(vault.resolve(`${folder}/${name}`));
+  const rel = path.relative(vault.root, abs).split(path.sep).join('/');
+  const hasHeading = /^#\s+/m.test(body);
+  const text = `---\n${YAML.stringify(fm).trimEnd()}\n---\n\n${hasHeading || input.title === undefined ? '' : `# ${title}\n\n`}${body.trim()}\n`;
+  const r = await vault.writeNote(rel, text, { message: filed ? `Mailroom: file "${clip(title, 50)}" into ${folder}` : `Mailroom: save "${clip(title, 50)}" to the inbox` });
+  return { path: r.path, filed, ...(r.commit ? { commit: r.commit } : {}) };
 }

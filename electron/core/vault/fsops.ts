@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { TEMP_PREFIX, writeFileAtomic } from '../common/fs';
 
-/** Prefix of Mailroom's temp files: a dotfile, so the watcher and indexer skip it. */
-export const TEMP_PREFIX = '.mailroom-tmp-';
+export { TEMP_PREFIX } from '../common/fs';
 
 function fsyncDir(dir: string): void {
   try {
@@ -20,23 +20,7 @@ function fsyncDir(dir: string): void {
 
 /** Write to a temp file beside the target, fsync, rename over it, fsync the folder. */
 export function atomicWrite(abs: string, data: string | Buffer): void {
-  const dir = path.dirname(abs);
-  fs.mkdirSync(dir, { recursive: true });
-  const tmp = path.join(dir, `${TEMP_PREFIX}${process.pid}-${crypto.randomBytes(6).toString('hex')}`);
-  const fd = fs.openSync(tmp, 'w', 0o644);
-  try {
-    fs.writeFileSync(fd, data);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
-    fs.renameSync(tmp, abs);
-  } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw e;
-  }
-  fsyncDir(dir);
+  writeFileAtomic(abs, data);
 }
 
 /**

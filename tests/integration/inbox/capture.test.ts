@@ -28,7 +28,7 @@ describe('saving to the inbox', () => {
       processing_hints: { category: 'family/activities/swim', tags: ['swim'], source: 'claude' },
     });
     expect(r.filed).toBe(false);
-    expect(r.path).toMatch(/^inbox\/\d{4}-\d{2}-\d{2}-owen-s-swim-meet\.md$/);
+    expect(r.path).toMatch(/^inbox\/\d{4}-\d{2}-\d{2}-owens-swim-meet\.md$/);
     const file = path.join(owner.vaultDir, r.path);
     expect(fs.readFileSync(file, 'utf8')).toContain("Owen's swim meet moved to Sunday 9:00.");
     const fm = frontmatter(file);
