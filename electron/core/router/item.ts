@@ -85,7 +85,8 @@ export function mergeAnalysis(base: RoutableItem, analysis: unknown, p: string):
   const tags = strList(a.tags);
   return {
     ...base,
-    title: str(a.title) ?? str(a.suggested_title) ?? base.title,
+    // The note's own title wins: analyses clip theirs for display.
+    title: base.title || (str(a.suggested_title) ?? str(a.title) ?? ''),
     folder: folder && folder !== '.' ? folder : base.folder,
     intent: intent ?? base.intent,
     entities: entities.length ? [...new Set([...base.entities, ...entities])] : base.entities,

@@ -1,3 +1,6 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callTool, startTestOwner, waitForHubEvent, type TestOwner } from '../../helpers/owner';
 import { NODE, TEST_SERVER } from './harness';
@@ -97,5 +100,44 @@ describe('router over REST, MCP and the hub (a real owner)', () => {
     expect(both.isError).toBe(true);
     const escape = await mcp.callTool({ name: 'route_item', arguments: { path: '../outside.md' } });
     expect(JSON.stringify(escape.content)).toMatch(/path_outside_vault/);
+  });
+
+  it('an LLM route maps through the calling client\'s own model (MCP sampling), repairing once on invalid output', async () => {
+    owner = await startTestOwner();
+    const a = await owner.api<AdapterDto>('POST', '/api/mcp-adapters', { name: 'Notes', command: NODE, args: [TEST_SERVER] });
+    const route = await owner.api<RouteDto>('POST', '/api/routes', {
+      name: 'LLM notes',
+      adapter_id: a.body.id,
+      tool: 'create_note',
+      mapper: 'llm',
+      instructions: 'Title in capitals; content as is; priority high for anything urgent.',
+    });
+    expect(route.status).toBe(200);
+
+    // A real MCP client that offers sampling; its "model" first answers wrongly, then correctly.
+    const prompts: string[] = [];
+    const answers = ['{"title":"URGENT: FIX PROD","content":"x","meta":{"priority":"asap"}}', '```json\n{"title":"URGENT: FIX PROD","content":"The server is down","meta":{"priority":"high"}}\n```'];
+    const client = new Client({ name: 'sampling-client', version: '1.0.0' }, { capabilities: { sampling: {} } });
+    client.setRequestHandler(CreateMessageRequestSchema, async (req) => {
+      const c = req.params.messages[0].content as { type: string; text: string };
+      prompts.push(c.text);
+      return { role: 'assistant', model: 'scripted', content: { type: 'text', text: answers.shift() ?? '{}' } };
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(owner.url + '/mcp'), { requestInit: { headers: { authorization: `Bearer ${owner.token}` } } }));
+    try {
+      const r = await callTool<{ status: string; mapper: string; args: Record<string, unknown>; result: { id: string } }>(client, 'route_item', { item: { title: 'Urgent: fix prod', content: 'The server is down' } });
+      expect(r).toMatchObject({ status: 'ok', mapper: 'llm-repaired', args: { title: 'URGENT: FIX PROD', meta: { priority: 'high' } } });
+      expect(prompts).toHaveLength(2);
+      expect(prompts[0]).toContain('User instructions: Title in capitals');
+      expect(prompts[1]).toContain('/meta/priority: must be one of low, normal, high');
+    } finally {
+      await client.close();
+    }
+
+    // Without sampling and without a configured endpoint, the route cannot map and nothing is sent.
+    const plain = await owner.mcp();
+    const r2 = await callTool<{ status: string; skipped: Array<{ reason: string }> }>(plain, 'route_item', { item: { title: 'x' } });
+    expect(r2.status).toBe('failed');
+    expect(r2.skipped[0].reason).toMatch(/No LLM is available/);
   });
 });
