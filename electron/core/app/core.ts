@@ -66,7 +66,7 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
   const inbox = add(createInbox(ctx, { vault, nlp })); // [inbox] capture, analyze / execute / undo (seed 000)
   add(createMemory(ctx, { nlp })); // [memory] analyze_message, save_memory, search_memory (seed 004); pass { vault } once vault exposes writeNote
   add(createMailbox(ctx)); // [mailbox] session mailbox (seed 003)
-  add(createRouter(ctx, {})); // [router] MCP router (seed 001); pass { vault, inbox } once they exist, and give mail { router }
+  add(createRouter(ctx, { vault, inbox })); // [router] MCP router (seed 001); keep the result and give mail { router } to route triaged mail
   add(createMail(ctx, { nlp, inbox })); // [mail] NeuralMail (seed 002); pass { inbox, router } once they exist
 
   const startedAt = Date.now();
