@@ -79,10 +79,13 @@ const folderOfTemplate = (t: string) => {
   return dir === '.' ? '' : dir.replace(/\/?\{[^}]+\}.*$/, '');
 };
 
+/** Folders items may be filed into: not the inbox itself, not config/template folders (`_brain_config`, `_templates`). */
+export const isDestination = (folder: string) => !!folder && folder !== INBOX_FOLDER && !folder.startsWith(INBOX_FOLDER + '/') && !folder.startsWith('_');
+
 class Votes {
   readonly by = new Map<string, number>();
   add(folder: string, w: number) {
-    if (!folder || w <= 0 || folder === INBOX_FOLDER || folder.startsWith(INBOX_FOLDER + '/')) return;
+    if (!folder || w <= 0 || !isDestination(folder)) return;
     this.by.set(folder, (this.by.get(folder) ?? 0) + w);
   }
   ranked(): Array<[string, number]> {
@@ -94,7 +97,7 @@ function entityVotes(places: EntityPlace[], self: string, weak: boolean): Map<st
   const per = new Map<string, number>();
   const inc = (f: string, w: number, cap: number) => per.set(f, Math.min(cap, (per.get(f) ?? 0) + w));
   for (const p of places) {
-    if (p.path === self || p.folder === INBOX_FOLDER || p.folder.startsWith(INBOX_FOLDER + '/')) continue;
+    if (p.path === self || !isDestination(p.folder)) continue;
     const people = PEOPLE_DIR.test(p.folder);
     if (p.kind === 'title' || p.kind === 'alias') inc(p.folder, people ? 0.8 : 3, 4);
     else inc(p.folder, p.kind === 'link' ? 0.8 : 1, 3);
@@ -112,7 +115,7 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   const hints = hintsOf(note.frontmatter);
   const body = plain(note.body);
   const title = note.title;
-  const summary = clip(body.startsWith(title) ? body.slice(title.length).trim() : body, 90);
+  const summary = clip(body.startsWith(title) ? body.slice(title.length).trim() : body, 80);
   const rulesMatched: string[] = [];
   const votes = new Votes();
   const reasons: string[] = [];
@@ -147,7 +150,12 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     nlp: ctx.nlp,
     hints: hints.entities,
     tags: [],
+    exclude: new Set([normName(title), ...note.aliases.map(normName)]),
   });
+  // The item's own title is in the dictionary too; numbers are not entities.
+  const own = normName(title);
+  const entitiesShown = entities.filter((e) => normName(e.name) !== own && !/^[\d\s.,:/-]+$/.test(e.name));
+  entities.splice(0, entities.length, ...entitiesShown);
   const locations: Record<string, string[]> = {};
   let resolved = 0;
   for (const e of entities.slice(0, 8)) {
@@ -158,7 +166,7 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     resolved++;
     const ranked = [...per].sort((a, b) => b[1] - a[1]);
     for (const [f, w] of ranked) votes.add(f, w);
-    if (Object.keys(locations).length < 4) locations[e.name] = ranked.slice(0, 2).map(([f]) => f);
+    if (Object.keys(locations).length < 3) locations[e.name] = ranked.slice(0, 2).map(([f]) => f);
   }
   if (resolved) {
     const names = Object.keys(locations).slice(0, 3);
@@ -236,7 +244,7 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   const ranked = votes.ranked();
   const total = ranked.reduce((a, [, w]) => a + w, 0);
   const features = { top: ranked[0]?.[1] ?? 0, second: ranked[1]?.[1] ?? 0, total, rule: !!ruleDest && ruleDest.folder === ranked[0]?.[0], hint };
-  const shownEntities = entities.slice(0, 5).map((e) => e.name);
+  const shownEntities = entities.slice(0, 4).map((e) => e.name);
   if (!ranked.length) {
     return {
       item: base({ entities: shownEntities, entity_locations: locations, confidence: 0.15, reasoning: 'No rule, entity or similar note places it' }),

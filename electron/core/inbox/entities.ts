@@ -20,7 +20,7 @@ const WEAK_TITLES = new Set(
 );
 
 /** Known names in `text` by longest n-gram match against the dictionary (≤ 5 words). */
-export function knownNames(text: string, dict: Map<string, EntityPlace[]>, aliases: Map<string, string>): FoundEntity[] {
+export function knownNames(text: string, dict: Map<string, EntityPlace[]>, aliases: Map<string, string>, exclude: Set<string> = new Set()): FoundEntity[] {
   const tokens = [...text.matchAll(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu)].map((m) => m[0]);
   const norms = tokens.map((t) => normName(t));
   const out: FoundEntity[] = [];
@@ -30,7 +30,7 @@ export function knownNames(text: string, dict: Map<string, EntityPlace[]>, alias
     for (let n = Math.min(5, tokens.length - i); n >= 1; n--) {
       const key = norms.slice(i, i + n).join(' ');
       if (!key) continue;
-      const raw = tokens.slice(i, i + n).join(' ');
+      const raw = tokens.slice(i, i + n).join(' ').replace(/['’]s$/u, '');
       const alias = aliases.get(key);
       if (alias) {
         if (!seen.has(normName(alias))) out.push({ text: raw, name: alias, source: 'rule-alias' });
@@ -38,7 +38,7 @@ export function knownNames(text: string, dict: Map<string, EntityPlace[]>, alias
         matched = n;
         break;
       }
-      if (!dict.has(key)) continue;
+      if (!dict.has(key) || exclude.has(key)) continue;
       if (n === 1) {
         if (key.length < 3 && !/^[A-Z0-9]{2}$/.test(raw)) continue;
         if (WEAK_TITLES.has(key) || /^\d+$/.test(key)) continue;
@@ -58,7 +58,7 @@ export function knownNames(text: string, dict: Map<string, EntityPlace[]>, alias
 
 export async function extractEntities(
   text: string,
-  opts: { dict: Map<string, EntityPlace[]>; aliases: Map<string, string>; nlp?: Nlp; hints?: string[]; tags?: string[] },
+  opts: { dict: Map<string, EntityPlace[]>; aliases: Map<string, string>; nlp?: Nlp; hints?: string[]; tags?: string[]; exclude?: Set<string> },
 ): Promise<FoundEntity[]> {
   const out: FoundEntity[] = [];
   const seen = new Set<string>();
@@ -69,7 +69,7 @@ export async function extractEntities(
     out.push(e);
   };
   for (const h of opts.hints ?? []) add({ text: h, name: opts.aliases.get(normName(h)) ?? h, source: 'hint' });
-  for (const e of knownNames(text, opts.dict, opts.aliases)) add(e);
+  for (const e of knownNames(text, opts.dict, opts.aliases, opts.exclude)) add(e);
   if (opts.nlp) {
     try {
       for (const s of await opts.nlp.entities(text.slice(0, 4000))) {

@@ -59,34 +59,43 @@ function keywords(text: string): string[] {
 
 const quoted = (s: string) => [...s.matchAll(/["“”'‘’`]([^"“”'‘’`]+)["“”'‘’`]/g)].map((m) => m[1].trim()).filter(Boolean);
 
-/** "Title contains "meeting" or content has "## Attendees"" → conditions; undefined when not understood. */
+const VERB = /\b(contains?|has|have|includes?|mentions?|matches|is|about|with)\b/i;
+
+/** One clause → alternative conditions (any may match); undefined when not understood. */
+function parseClause(p: string): Condition[] | undefined {
+  const q = quoted(p);
+  const subjectTitle = /^\s*(the\s+)?title\b/i.test(p);
+  if (/\btag(ged|s)?\b/i.test(p)) {
+    const tags = [...p.matchAll(/#([\p{L}\p{N}_/-]+)/gu)].map((m) => m[1]).concat(q);
+    return tags.length ? tags.map((t) => ({ kind: 'tag' as const, tag: t.toLowerCase() })) : undefined;
+  }
+  if (/\b(structure|format)\b/i.test(p) && /\(([^)]+)\)/.test(p)) {
+    // "Content matches recipe structure (ingredients + instructions)": every listed word appears.
+    const words = /\(([^)]+)\)/.exec(p)![1].split(/[+,&/]|\band\b/).map((w) => w.trim().toLowerCase()).filter(Boolean);
+    return [{ kind: 'mentions', words }];
+  }
+  if (q.length) return q.map((text) => (subjectTitle ? { kind: 'title_contains' as const, text } : { kind: 'content_contains' as const, text }));
+  if (VERB.test(p)) {
+    const words = keywords(p.replace(VERB, ' ').replace(/\b(content|body|text|title|note)\b/gi, ' '));
+    return words.length ? [{ kind: 'mentions', words }] : undefined;
+  }
+  return undefined;
+}
+
+/** 'Title contains "meeting" or content has "## Attendees"' → alternatives of conjunctions; undefined when not understood. */
 export function parsePattern(pattern: string): Condition[][] | undefined {
+  // "title or content mentions X" — content matching already includes the title.
+  const p = pattern.replace(/\btitle\s+(?:and\/)?or\s+(content|body|text)\b/gi, 'content').replace(/\b(content|body|text)\s+or\s+title\b/gi, 'content');
+  const SUBJECT = '(?=(?:the\\s+)?(?:title|content|body|text|note|tags?|it)\\b)';
   const groups: Condition[][] = [];
-  for (const clause of pattern.split(/\s+or\s+/i)) {
-    const conj: Condition[] = [];
-    for (const part of clause.split(/\s+and\s+/i)) {
-      const p = part.trim();
-      const q = quoted(p);
-      if (/^title\b.*\b(contains|has|includes|mentions|is)\b/i.test(p) && q.length) {
-        conj.push(...q.map((text) => ({ kind: 'title_contains' as const, text })));
-      } else if (/^(content|body|text|note)\b.*\b(contains|has|includes|mentions)\b/i.test(p) && q.length) {
-        conj.push(...q.map((text) => ({ kind: 'content_contains' as const, text })));
-      } else if (/\btag(ged|s)?\b/i.test(p) && /#?[\p{L}\p{N}_-]+/u.test(p)) {
-        const tag = /#([\p{L}\p{N}_/-]+)/u.exec(p)?.[1] ?? q[0];
-        if (!tag) return undefined;
-        conj.push({ kind: 'tag', tag: tag.toLowerCase() });
-      } else if (/\b(structure|format)\b/i.test(p) && /\(([^)]+)\)/.test(p)) {
-        // "Content matches recipe structure (ingredients + instructions)": every listed word appears.
-        const words = /\(([^)]+)\)/.exec(p)![1].split(/[+,&/]|\band\b/).map((w) => w.trim().toLowerCase()).filter(Boolean);
-        conj.push({ kind: 'mentions', words });
-      } else if (/\b(mentions?|about|contains|has)\b/i.test(p) && (q.length || keywords(p.replace(/\b(mentions?|about|contains|has|content|title)\b/gi, '')).length)) {
-        const words = q.length ? q.map((x) => x.toLowerCase()) : keywords(p.replace(/\b(mentions?|about|contains|has|content|title)\b/gi, ''));
-        conj.push({ kind: 'mentions', words });
-      } else {
-        return undefined;
-      }
+  for (const orPart of p.split(new RegExp(`\\s+or\\s+${SUBJECT}`, 'i'))) {
+    let alts: Condition[][] = [[]];
+    for (const andPart of orPart.split(new RegExp(`\\s+and\\s+${SUBJECT}`, 'i'))) {
+      const c = parseClause(andPart.trim());
+      if (!c) return undefined;
+      alts = alts.flatMap((conj) => c.map((x) => [...conj, x]));
     }
-    if (conj.length) groups.push(conj);
+    groups.push(...alts.filter((g) => g.length));
   }
   return groups.length ? groups : undefined;
 }
@@ -172,7 +181,7 @@ export function parseRules(md: string): Rules {
       for (const b of items) {
         const th = /threshold\D*?(0?\.\d+|1(?:\.0+)?)/i.exec(b);
         if (th) out.threshold = Number(th[1]);
-        else if (/no matching rule/i.test(b) && /keep/i.test(b)) out.noMatch = 'keep';
+        else if (/(no matching rule|below( the)? threshold)/i.test(b) && /keep/i.test(b)) out.noMatch = 'keep';
         else out.unparsed.push(b);
       }
       continue;
@@ -199,6 +208,21 @@ export interface RuleSubject {
   tags: string[];
 }
 
+/** A light stemmer (swimming → swim, meetings → meeting, planned → plan) so rules match word forms. */
+export function stem(w: string): string {
+  let s = w.toLowerCase();
+  if (s.length > 4 && s.endsWith('ies')) s = s.slice(0, -3) + 'y';
+  else if (s.length > 3 && s.endsWith('s') && !s.endsWith('ss')) s = s.slice(0, -1);
+  for (const suf of ['ing', 'ed']) {
+    if (s.length > suf.length + 2 && s.endsWith(suf)) {
+      s = s.slice(0, -suf.length);
+      if (/([b-df-hj-np-tv-z])\1$/.test(s)) s = s.slice(0, -1);
+      break;
+    }
+  }
+  return s;
+}
+
 function wordsIn(text: string): Set<string> {
   return new Set(text.toLowerCase().replace(/['’]s\b/g, '').split(/[^\p{L}\p{N}]+/u).filter(Boolean));
 }
@@ -209,14 +233,18 @@ export function ruleMatches(rule: Rule, item: RuleSubject, aliases: Map<string, 
   const lower = all.toLowerCase();
   const words = wordsIn(all);
   for (const [alias, canonical] of aliases) if (words.has(alias)) for (const w of wordsIn(canonical)) words.add(w);
-  const has = (w: string) => words.has(w) || words.has(w + 's') || (w.endsWith('s') && words.has(w.slice(0, -1)));
+  const stems = new Set([...words].map(stem));
+  const has = (w: string) => words.has(w) || stems.has(stem(w));
   return rule.anyOf.some((conj) =>
     conj.every((c) => {
       switch (c.kind) {
         case 'title_contains':
           return item.title.toLowerCase().includes(c.text.toLowerCase());
-        case 'content_contains':
-          return lower.includes(c.text.toLowerCase());
+        case 'content_contains': {
+          const t = c.text.toLowerCase();
+          // Whole words for plain words ("retro" must not match "metro"); substrings for markup like "## Attendees".
+          return /^[\p{L}\p{N}]/u.test(t) ? new RegExp(`(^|[^\\p{L}\\p{N}])${t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'u').test(lower) : lower.includes(t);
+        }
         case 'tag':
           return item.tags.includes(c.tag);
         case 'mentions':
