@@ -54,7 +54,10 @@ test('add an adapter, test it, create a route, preview, route an inbox note, see
   await editor.getByRole('button', { name: 'Preview' }).click();
   await expect(editor.getByTestId('preview')).toContainText("Valid against the tool's schema.");
   await expect(editor.getByTestId('preview-args')).toContainText('"title": "Call Dana about the swim meet"');
-  await editor.screenshot({ path: 'docs/figures/routes-editor.png' });
+  await app.setViewportSize({ width: 1280, height: 1900 });
+  await editor.getByRole('heading', { name: 'New route' }).scrollIntoViewIfNeeded();
+  await app.screenshot({ path: 'docs/figures/routes-editor.png' });
+  await app.setViewportSize({ width: 1280, height: 820 });
 
   // Route the inbox note for real (after confirming), then see it in the history.
   app.once('dialog', (d) => void d.accept());
