@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../api';
 import type { Route, RouteResult } from './types';
 import { errorText } from './types';
+import './routes.css';
 
 /**
  * Per inbox item: which route would take it (a dry run, with the arguments it would send) and
