@@ -212,7 +212,10 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
     async push() {
       if (!remote) throw new MailroomError('git_remote_missing', 'No git remote configured; set git_remote (an http(s) URL) in config.json.');
       if (!vgit) throw new MailroomError('unavailable', 'The vault has not started yet.');
-      return exclusive(() => vgit!.push(remote));
+      // One push at a time: after-commit pushes and explicit ones share the same chain.
+      const run = pushing.then(() => vgit!.push(remote));
+      pushing = run.catch(() => undefined);
+      return run;
     },
     git: () => vgit,
     async settle() {
