@@ -64,10 +64,10 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
   const nlp = add(await createNlp(ctx)); // [nlp] on-device models (seed 004)
   const vault = add(createVault(ctx)); // [vault] vault index, watcher, git (seed 000)
   const inbox = add(createInbox(ctx, { vault, nlp })); // [inbox] capture, analyze / execute / undo (seed 000)
-  add(createMemory(ctx, { nlp })); // [memory] analyze_message, save_memory, search_memory (seed 004); pass { vault } once vault exposes writeNote
+  add(createMemory(ctx, { nlp, vault })); // [memory] analyze_message, save_memory, search_memory (seed 004)
   add(createMailbox(ctx)); // [mailbox] session mailbox (seed 003)
-  add(createRouter(ctx, { vault, inbox })); // [router] MCP router (seed 001); keep the result and give mail { router } to route triaged mail
-  add(createMail(ctx, { nlp, inbox })); // [mail] NeuralMail (seed 002); pass { inbox, router } once they exist
+  const router = add(createRouter(ctx, { vault, inbox })); // [router] MCP router (seed 001)
+  add(createMail(ctx, { nlp, inbox, router })); // [mail] NeuralMail (seed 002)
 
   const startedAt = Date.now();
   const counts = () => Object.assign({}, ...domains.map((d) => d.counts?.() ?? {})) as Record<string, number>;
