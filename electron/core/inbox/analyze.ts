@@ -203,13 +203,15 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
         votes: [],
       };
     }
-    if (mine.size >= 3 && c >= 0.6 && !h.path.startsWith(INBOX_FOLDER + '/')) {
+    // An update of an existing note (it repeats most of that note) or a fragment of it: merge.
+    const overlap = Math.max(c, theirs.size >= 3 ? containment(theirs, mine) : 0);
+    if (mine.size >= 3 && overlap >= 0.6 && !h.path.startsWith(INBOX_FOLDER + '/')) {
       return {
         item: base({
           suggested_action: 'merge',
           destination: h.path,
-          confidence: Math.round(Math.min(0.93, 0.55 + 0.4 * c) * 100) / 100,
-          reasoning: `${Math.round(c * 100)}% already in ${h.path}; merge`,
+          confidence: Math.round(Math.min(0.93, 0.55 + 0.4 * overlap) * 100) / 100,
+          reasoning: `${Math.round(overlap * 100)}% overlap with ${h.path}; merge`,
         }),
         features: { top: 0, second: 0, total: 0, rule: false, hint: false },
         votes: [],
