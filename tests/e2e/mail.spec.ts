@@ -45,13 +45,13 @@ test('import an mbox, open a thread, draft, approve and send', async ({ app, own
     await expect(view.getByLabel('Risk flags')).toContainText('goes outside your organisation');
     await expect(view.getByLabel('Draft text')).toHaveValue(/Hi Dan,[\s\S]*Best regards/);
     await view.getByRole('button', { name: 'Approve & Send' }).scrollIntoViewIfNeeded();
-    await app.screenshot({ path: 'docs/figures/mail-draft.png' });
+    await app.screenshot({ path: test.info().outputPath('mail-draft.png') });
     await view.getByRole('button', { name: 'Approve & Send' }).click();
     await expect(app.getByTestId('mail-note')).toContainText('Reply sent.');
     expect(received).toHaveLength(1);
     expect(received[0]).toContain('In-Reply-To: <html3@fixture.acme.test>');
     await expect(view.locator('.mail-message.outbound')).toHaveCount(2);
-    await app.screenshot({ path: 'docs/figures/mail-sent.png' });
+    await app.screenshot({ path: test.info().outputPath('mail-sent.png') });
   } finally {
     await new Promise<void>((r) => smtp.close(() => r()));
   }

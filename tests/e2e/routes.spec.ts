@@ -31,7 +31,7 @@ test('add an adapter, test it, create a route, preview, route an inbox note, see
   await expect(card.getByTestId('test-result')).toContainText('create_note');
   await expect(card.getByTestId('adapter-status')).toHaveAttribute('data-state', 'running');
   await expect(card.getByTestId('adapter-status')).toContainText(/pid \d+/);
-  await app.screenshot({ path: 'docs/figures/routes-adapters.png', fullPage: true });
+  await app.screenshot({ path: test.info().outputPath('routes-adapters.png'), fullPage: true });
 
   // Create a route: todos → create_note, with a mapping beside the tool's schema.
   await app.getByRole('tab', { name: /Routes/ }).click();
@@ -56,7 +56,7 @@ test('add an adapter, test it, create a route, preview, route an inbox note, see
   await expect(editor.getByTestId('preview-args')).toContainText('"title": "Call Dana about the swim meet"');
   await app.setViewportSize({ width: 1280, height: 1900 });
   await editor.getByRole('heading', { name: 'New route' }).scrollIntoViewIfNeeded();
-  await app.screenshot({ path: 'docs/figures/routes-editor.png' });
+  await app.screenshot({ path: test.info().outputPath('routes-editor.png') });
   await app.setViewportSize({ width: 1280, height: 820 });
 
   // Route the inbox note for real (after confirming), then see it in the history.
@@ -72,7 +72,7 @@ test('add an adapter, test it, create a route, preview, route an inbox note, see
   await expect(history.getByTestId('history-row').first()).toContainText('ok');
   await history.getByTestId('history-row').first().click();
   await expect(history).toContainText('"priority": "high"');
-  await app.screenshot({ path: 'docs/figures/routes-history.png', fullPage: true });
+  await app.screenshot({ path: test.info().outputPath('routes-history.png'), fullPage: true });
 
   // What the UI showed is what the server stored.
   const rows = await owner.api<Array<{ status: string; item_key: string }>>('GET', '/api/distributions');
