@@ -177,7 +177,7 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   const freq = new Map<string, number>();
   for (const w of contentWords(body)) freq.set(w, (freq.get(w) ?? 0) + 1);
   const top = [...new Set([...contentWords(title), ...[...freq].sort((a, b) => b[1] - a[1]).map(([w]) => w)])].slice(0, 10);
-  const hits = top.length ? index.search(top.join(' '), { limit: 10 }).filter((h) => h.path !== rel) : [];
+  const hits = top.length ? index.search(top.join(' '), { limit: 10, mode: 'OR' }).filter((h) => h.path !== rel) : [];
   const neighbours = hits.filter((h) => !h.path.startsWith(INBOX_FOLDER + '/'));
   const maxScore = neighbours[0]?.score ?? 1;
   neighbours.slice(0, 8).forEach((h, i) => votes.add(path.posix.dirname(h.path) === '.' ? '' : path.posix.dirname(h.path), (2 * h.score) / maxScore / (1 + i * 0.35)));

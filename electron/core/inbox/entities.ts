@@ -73,7 +73,7 @@ export async function extractEntities(
   if (opts.nlp) {
     try {
       for (const s of await opts.nlp.entities(text.slice(0, 4000))) {
-        if (s.type === 'DATE' || s.type === 'TIME' || s.score < 0.5) continue;
+        if (s.type === 'DATE' || s.type === 'TIME' || s.score < 0.5 || /[.!?;:]\s/.test(s.text)) continue;
         add({ text: s.text, name: opts.aliases.get(normName(s.text)) ?? s.text, source: 'ner' });
       }
     } catch {

@@ -193,7 +193,9 @@ export class InboxJournal {
         const before = pendingText.get(target) ?? fs.readFileSync(target);
         const note = parseNote(rel, bytes.toString('utf8'));
         const head = before.toString('utf8').replace(/\s*$/, '\n');
-        const merged = Buffer.from(`${head}\n## ${today} — ${note.title}\n\n${note.body.trim()}\n`, 'utf8');
+        // The item's own H1 becomes the dated heading, so it is not repeated below it.
+        const text = note.body.trim().replace(/^#[ \t]+(.+)\n+/, (m, h: string) => (h.trim() === note.title ? '' : m));
+        const merged = Buffer.from(`${head}\n## ${today} — ${note.title}\n\n${text.trim()}\n`, 'utf8');
         step({ op: 'write', src: null, dst: target, hash: sha256(merged), before_hash: sha256(before), data: merged, before_data: before });
         pendingText.set(target, merged);
         step({ op: 'move', src, dst: path.join(this.d.trashDir, id, rel), hash, before_hash: null, data: null, before_data: null });

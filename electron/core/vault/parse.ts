@@ -85,12 +85,12 @@ const NOT_NAMES = new Set(
  */
 export function capitalizedPhrases(text: string, max = 40): string[] {
   const out = new Map<string, string>();
-  const re = /\b(?:[A-Z][\p{L}'’]*[\p{L}]|[A-Z]{2,}\d*|[A-Z]\d+)(?:[ \t]+(?:(?:of|de|van|von|la|le|the|and|&)[ \t]+)?(?:[A-Z][\p{L}'’]*[\p{L}]|[A-Z]{2,}\d*|[A-Z]\d+|\d{1,4}))*/gu;
+  const re = /\b(?:[A-Z][\p{L}'’]*[\p{L}]|[A-Z]{2,}\d*|[A-Z]\d+)(?:[ \t]+(?:(?:of|de|van|von|la|le|the)[ \t]+)?(?:[A-Z][\p{L}'’]*[\p{L}]|[A-Z]{2,}\d*|[A-Z]\d+|\d{1,4}))*/gu;
   for (const m of text.matchAll(re)) {
     // A lone capitalised word that starts a sentence, line or list item is usually just a word.
     const before = text.slice(Math.max(0, m.index - 4), m.index);
     if (!/\s/.test(m[0].trim()) && !/^[A-Z0-9]{2,}$/.test(m[0]) && (m.index === 0 || /(^|[.!?:\n]\s*|[-*+>#]\s+|\n\s*)$/.test(before))) continue;
-    let phrase = m[0].replace(/['’]s$/u, '').replace(/\s+(?:of|de|van|von|la|le|the|and|&)$/i, '').trim();
+    let phrase = m[0].replace(/['’]s$/u, '').replace(/\s+(?:of|de|van|von|la|le|the)$/i, '').trim();
     const words = phrase.split(/\s+/);
     while (words.length && NOT_NAMES.has(words[0].toLowerCase())) words.shift();
     phrase = words.join(' ');

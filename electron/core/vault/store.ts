@@ -204,7 +204,7 @@ export class VaultIndex {
   }
 
   /** BM25 search with prefix (`wor*`) and phrase (`"swim meet"`) queries; AND first, OR if AND finds nothing. */
-  search(query: string, opts: { limit?: number; folder?: string; excludeFolder?: string } = {}): SearchHit[] {
+  search(query: string, opts: { limit?: number; folder?: string; excludeFolder?: string; mode?: 'AND' | 'OR' } = {}): SearchHit[] {
     const limit = Math.max(1, Math.min(opts.limit ?? 10, 100));
     const folder = opts.folder ? opts.folder.replace(/^\/+|\/+$/g, '') : '';
     const exclude = opts.excludeFolder ? opts.excludeFolder.replace(/^\/+|\/+$/g, '') : '';
@@ -215,7 +215,7 @@ export class VaultIndex {
                    AND (? = '' OR n.folder = ? OR n.folder LIKE ? || '/%')
                    AND (? = '' OR NOT (n.folder = ? OR n.folder LIKE ? || '/%'))
                  ORDER BY score DESC LIMIT ?`;
-    for (const op of ['AND', 'OR'] as const) {
+    for (const op of opts.mode ? [opts.mode] : (['AND', 'OR'] as const)) {
       const q = ftsQuery(query, op);
       if (!q) return [];
       const rows = this.stmt(sql).all(q, folder, folder, folder, exclude, exclude, exclude, limit) as SearchHit[];
