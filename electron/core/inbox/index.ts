@@ -177,8 +177,8 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
       if (cached.get(f) !== h) todo.push(f);
       cached.delete(f);
     }
-    const del = db.prepare('DELETE FROM inbox_analyses WHERE path = ?');
-    for (const gone of cached.keys()) del.run(gone);
+    // Rows of items that left the inbox stay: an undo that brings one back byte for byte
+    // finds its analysis and does not announce it as new again.
     if (todo.length) {
       const r = rules();
       const results = await analyzePaths(todo);
@@ -194,7 +194,7 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
       ctx.platform.notify({ title: 'Mailroom inbox', body: `${fresh} new item${fresh === 1 ? '' : 's'} ready to file` });
     }
     ctx.platform.setBadge('inbox', files.length);
-    if (todo.length || cached.size) ctx.hub.broadcast(HubEvent.inboxChanged, 'analyzed', files.length);
+    if (todo.length) ctx.hub.broadcast(HubEvent.inboxChanged, 'analyzed', files.length);
     return { fresh, count: files.length };
   };
 
@@ -207,9 +207,7 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
     }, 150);
   };
 
-  const afterChange = (touched: string[]) => {
-    const del = db.prepare('DELETE FROM inbox_analyses WHERE path = ?');
-    for (const p of touched) del.run(p);
+  const afterChange = () => {
     ctx.platform.setBadge('inbox', inboxFiles().length);
     ctx.hub.broadcast(HubEvent.inboxChanged, 'executed', inboxFiles().length);
     scheduleRefresh();
@@ -227,21 +225,23 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
   const execute = async (args: { actions: ActionInput[]; dry_run?: boolean }): Promise<ExecuteResult> => {
     const r = await journal.execute(args.actions, { dryRun: args.dry_run });
     const { touched, ...out } = r;
-    if (!args.dry_run && touched.length) afterChange(touched);
+    if (!args.dry_run && touched.length) afterChange();
     return out;
   };
 
   const undo = async (undoId: string): Promise<UndoResult> => {
     const { touched, ...out } = await journal.undo(undoId);
-    afterChange(touched);
+    void touched;
+    afterChange();
     return out;
   };
 
   const list = async () => {
     await refreshAnalyses();
     const r = rules();
-    const rows = db.prepare('SELECT result FROM inbox_analyses ORDER BY path').all() as Array<{ result: string }>;
-    const items = rows.map((x) => JSON.parse(x.result) as AnalysisItem);
+    const present = new Set(inboxFiles());
+    const rows = db.prepare('SELECT path, result FROM inbox_analyses ORDER BY path').all() as Array<{ path: string; result: string }>;
+    const items = rows.filter((x) => present.has(x.path)).map((x) => JSON.parse(x.result) as AnalysisItem);
     return {
       items,
       count: items.length,
