@@ -115,8 +115,8 @@ export async function openVaultGit(dir: string, opts: { init: boolean; log: Logg
         } else changes.set(rel, null);
       }
       const tree = (await updateTree(parentTree, changes)) ?? (await git.writeTree({ fs, dir, tree: [] }));
-      if (tree === parentTree) return undefined;
-      const oid = await git.commit({ fs, dir, message, author: AUTHOR, committer: AUTHOR, tree, parent: parent ? [parent] : [], cache });
+      // Nothing new to commit (e.g. a crash hit after the commit): still bring the index in step.
+      const oid = tree === parentTree ? undefined : await git.commit({ fs, dir, message, author: AUTHOR, committer: AUTHOR, tree, parent: parent ? [parent] : [], cache });
       // Keep the index in step for these paths only, so `git status` shows them clean.
       for (const [rel, c] of changes) {
         try {

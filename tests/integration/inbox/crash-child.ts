@@ -1,0 +1,3 @@
+import { childMain } from './crash-harness';
+
+await childMain(process.argv.slice(2));

@@ -1,0 +1,56 @@
+/**
+ * The vault + inbox part of the core, as the owner runs it, for the crash test: the child runs a
+ * batch and gets SIGKILLed; the parent opens the same data dir again, which recovers.
+ */
+import readline from 'node:readline';
+import { resolveConfig } from '../../../electron/core/app/config';
+import { EventBus } from '../../../electron/core/common/events';
+import { silentLogger } from '../../../electron/core/common/log';
+import { systemClock } from '../../../electron/core/common/clock';
+import type { CoreContext } from '../../../electron/core/common/types';
+import { openStateDb } from '../../../electron/core/db';
+import { createVault } from '../../../electron/core/vault';
+import { createInbox, type ActionInput } from '../../../electron/core/inbox';
+
+export async function openCore(dataDir: string, vaultDir: string, appRoot: string) {
+  const config = resolveConfig({ dataDir, vault: vaultDir, env: {}, appRoot });
+  const ctx: CoreContext = {
+    config,
+    log: silentLogger(),
+    stateDb: openStateDb(dataDir),
+    hub: { broadcast() {} },
+    events: new EventBus(),
+    platform: { kind: 'headless', notify() {}, setBadge() {}, badges: () => ({}), secrets: { encrypt: (s) => s, decrypt: (s) => s } },
+    clock: systemClock,
+  };
+  const vault = createVault(ctx, { watch: false, gitInit: true });
+  await vault.start();
+  const inbox = createInbox(ctx, { vault });
+  await inbox.start();
+  return {
+    vault,
+    inbox,
+    db: ctx.stateDb,
+    async close() {
+      await inbox.stop();
+      await vault.stop();
+      ctx.stateDb.close();
+    },
+  };
+}
+
+/** Child entry: `node child.mjs <dataDir> <vaultDir> <appRoot> <actions.json>`; runs the batch on "go". */
+export async function childMain(argv: string[]): Promise<void> {
+  const [dataDir, vaultDir, appRoot, actionsJson] = argv;
+  const core = await openCore(dataDir, vaultDir, appRoot);
+  const actions = JSON.parse(actionsJson) as ActionInput[];
+  process.stdout.write('ready\n');
+  const rl = readline.createInterface({ input: process.stdin });
+  for await (const line of rl) {
+    if (line.trim() !== 'go') continue;
+    await core.inbox.execute({ actions });
+    process.stdout.write('done\n');
+    await core.close();
+    process.exit(0);
+  }
+}
