@@ -1,0 +1,35 @@
+/** The inbox API's DTOs as the renderer sees them (mirrors electron/core/inbox/contract.ts). */
+export type InboxAction = 'move' | 'keep' | 'delete' | 'merge';
+
+export interface InboxItem {
+  path: string;
+  title: string;
+  summary: string;
+  entities: string[];
+  entity_locations: Record<string, string[]>;
+  suggested_action: InboxAction;
+  destination: string | null;
+  confidence: number;
+  reasoning: string;
+  rules_matched: string[];
+}
+
+export interface InboxList {
+  items: InboxItem[];
+  count: number;
+  threshold: number;
+  rules_loaded: boolean;
+  rules_unparsed: string[];
+  items_skipped: string[];
+}
+
+export interface Decision {
+  action: InboxAction;
+  destination?: string;
+}
+
+export interface ExecuteResult {
+  results: Array<{ path: string; action: InboxAction; status: 'done' | 'planned' | 'kept' | 'error'; destination?: string; error?: { code: string; message: string } }>;
+  commit: string | null;
+  undo_id: string | null;
+}
