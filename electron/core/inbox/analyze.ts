@@ -229,7 +229,7 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     votes.add(f, 6);
     ruleDest ??= { rule, folder: f };
   }
-  if (rulesMatched.length) reasons.unshift(`rule ${rulesMatched.map((r) => `'${clip(r, 30)}'`).join(', ')}`);
+  if (rulesMatched.length) reasons.unshift(`rule ${rulesMatched.map((r) => `'${clip(r, 40)}'`).join(', ')}`);
   const itemWords = new Set(contentWords(`${title} ${body}`));
   for (const [folder, desc] of ctx.rules.folders) {
     const overlap = contentWords(desc).filter((w) => itemWords.has(w)).length;

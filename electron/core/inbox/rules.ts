@@ -111,14 +111,14 @@ function looksLikeFolder(s: string): boolean {
 }
 
 /** A loose bullet → a rule, an alias, or undefined. */
-export function parseLooseBullet(text: string, out: Rules, index: number): boolean {
+export function parseLooseBullet(text: string, out: Rules): boolean {
   const t = text.replace(/\*\*/g, '').trim();
   const m = ARROW.exec(t) ?? GOES.exec(t) ?? FILE_UNDER.exec(t);
   if (m && looksLikeFolder(m[2])) {
     const q = quoted(m[1]);
     const words = q.length ? q.flatMap((x) => keywords(x)) : keywords(m[1]);
     if (!words.length) return false;
-    out.rules.push({ name: `bullet ${index}: ${m[1].trim().slice(0, 40)}`, anyOf: [[{ kind: 'mentions', words }]], destination: cleanFolder(m[2]), source: 'bullet' });
+    out.rules.push({ name: t.length > 60 ? `${t.slice(0, 59)}…` : t, anyOf: [[{ kind: 'mentions', words }]], destination: cleanFolder(m[2]), source: 'bullet' });
     return true;
   }
   const a = MEANS.exec(t);
@@ -160,7 +160,6 @@ function field(items: string[], name: string): string | undefined {
 
 export function parseRules(md: string): Rules {
   const out: Rules = { ...defaultRules(), loaded: true, threshold: 0.7 };
-  let bulletNo = 0;
   for (const s of sections(md)) {
     const items = bullets(s.lines);
     const head = s.heading.toLowerCase();
@@ -195,8 +194,7 @@ export function parseRules(md: string): Rules {
       continue;
     }
     for (const b of items) {
-      bulletNo++;
-      if (!parseLooseBullet(b, out, bulletNo)) out.unparsed.push(b);
+      if (!parseLooseBullet(b, out)) out.unparsed.push(b);
     }
   }
   return out;

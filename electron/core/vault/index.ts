@@ -10,7 +10,7 @@ import type { CoreContext, Domain, JsonObject } from '../common/types';
 import { indexDbPath } from '../db';
 import { atomicWrite, sha256, sweepTempFiles } from './fsops';
 import { parseNote } from './parse';
-import { folderOf, isNotePath, normalizeRel, resolveInVault, toPosix } from './paths';
+import { isNotePath, normalizeRel, resolveInVault, toPosix } from './paths';
 import { catchUp, VaultIndex, type CatchUpReport, type SearchHit } from './store';
 import { watchVault, type VaultWatcher } from './watch';
 import { openVaultGit, type VaultGit } from './git';

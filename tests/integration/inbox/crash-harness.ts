@@ -24,16 +24,16 @@ export async function openCore(dataDir: string, vaultDir: string, appRoot: strin
     clock: systemClock,
   };
   const vault = createVault(ctx, { watch: false, gitInit: true });
-  await vault.start();
+  await vault.start?.();
   const inbox = createInbox(ctx, { vault });
-  await inbox.start();
+  await inbox.start?.();
   return {
     vault,
     inbox,
     db: ctx.stateDb,
     async close() {
-      await inbox.stop();
-      await vault.stop();
+      await inbox.stop?.();
+      await vault.stop?.();
       ctx.stateDb.close();
     },
   };

@@ -189,7 +189,7 @@ describe('inbox execution details', () => {
       5000,
       'rules picked up',
     );
-    expect(after.items[0]).toMatchObject({ suggested_action: 'move', destination: 'animals/africa/zebra-sighting.md', rules_matched: ["bullet 1: anything about zebras"] });
+    expect(after.items[0]).toMatchObject({ suggested_action: 'move', destination: 'animals/africa/zebra-sighting.md', rules_matched: ['anything about zebras → animals/africa/'] });
   });
 
   it('announces new items: hub InboxChanged after analysis, a "ready to file" notification and the badge count', async () => {

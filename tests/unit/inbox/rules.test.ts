@@ -42,8 +42,8 @@ describe('inbox rules', () => {
     expect(r.rules.map((x) => [x.name, x.destination])).toEqual([
       ['Work Meetings', 'work/meetings/{date}-{title-slug}.md'],
       ['Recipes', 'home/recipes/{title-slug}.md'],
-      ["bullet 1: anything about Owen's soccer", 'family/owen/'],
-      ['bullet 3: Receipts', 'finances/receipts/'],
+      ["anything about Owen's soccer → family/owen/", 'family/owen/'],
+      ['Receipts go to finances/receipts/', 'finances/receipts/'],
     ]);
     expect([...r.folders.keys()]).toEqual(['work', 'home', 'resources']);
   });
