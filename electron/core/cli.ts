@@ -13,6 +13,7 @@ import { runMcpStdio } from './cli/mcp';
 // [cli] domain command imports
 import { registerMailboxCommands } from './mailbox/cli';
 import { registerMailCommands } from './mail/cli';
+import { registerVaultCommands } from './vault/cli';
 
 interface CommonOpts {
   vault?: string;
@@ -141,6 +142,7 @@ export function buildProgram(rt: CliRuntime, setOpts: (opts: CommonOpts, cmd: Co
   // [cli] domain commands
   registerMailboxCommands(program, rt);
   registerMailCommands(program, rt);
+  registerVaultCommands(program, rt);
   void rt;
   return program;
 }
