@@ -78,3 +78,15 @@ test('add an adapter, test it, create a route, preview, route an inbox note, see
   const rows = await owner.api<Array<{ status: string; item_key: string }>>('GET', '/api/distributions');
   expect(rows.body[0]).toMatchObject({ status: 'ok', item_key: 'inbox/call-dana.md' });
 });
+
+test.describe('Route to… on the Inbox page', () => {
+  test.use({ ownerOptions: { vaultFiles: { 'inbox/2026-11-20-call-notes.md': '# Call notes\n\nCall with Priya about the Q1 plan.\n' } } });
+
+  test('each inbox item offers Route to…, and says when no route matches', async ({ app }) => {
+    await app.goto(app.url().split('#')[0] + '#/inbox');
+    const routeTo = app.getByTestId('route-to').first();
+    await expect(routeTo).toContainText('No route matches.');
+    await routeTo.getByRole('button', { name: 'Route to…' }).click();
+    await expect(routeTo.getByRole('button', { name: 'Cancel' })).toBeVisible();
+  });
+});

@@ -1,10 +1,10 @@
 import type { InboxItem } from './types';
+import { RouteTo } from '../routes/RouteTo';
 
 /**
- * Extra actions under each inbox item. Empty here; the router fills it with "Route to…".
- * Kept as its own module so that work never touches the review page.
+ * Extra actions under each inbox item: "Route to…" another MCP server, with the matching
+ * route's preview. Kept as its own module so the router's UI never touches the review page.
  */
-export function InboxItemExtras(props: { item: InboxItem }) {
-  void props;
-  return null;
+export function InboxItemExtras({ item }: { item: InboxItem }) {
+  return item.path ? <RouteTo path={item.path} /> : null;
 }
