@@ -5,6 +5,29 @@ import http from 'isomorphic-git/http/node';
 import type { Logger } from '../common/log';
 import { MailroomError } from '../common/errors';
 
+/**
+ * isomorphic-git writes the index, refs and objects in place; a crash mid-write leaves a
+ * truncated `.git/index` ("index file smaller than expected"). Every write it makes goes through
+ * a temp file + rename instead, so a kill leaves the old file or the new one, never half of it.
+ */
+const gitFs = {
+  ...fs,
+  promises: {
+    ...fs.promises,
+    async writeFile(file: fs.PathLike, data: string | Uint8Array, options?: fs.WriteFileOptions) {
+      const target = String(file);
+      const tmp = `${target}.mailroom-tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+      try {
+        await fs.promises.writeFile(tmp, data, options);
+        await fs.promises.rename(tmp, target);
+      } catch (e) {
+        await fs.promises.rm(tmp, { force: true });
+        throw e;
+      }
+    },
+  },
+};
+
 const AUTHOR = { name: 'Mailroom', email: 'mailroom@localhost' };
 
 export interface VaultGit {
@@ -42,7 +65,7 @@ type Change = { oid: string; mode: string } | null;
 export async function openVaultGit(dir: string, opts: { init: boolean; log: Logger }): Promise<VaultGit> {
   const isRepo = fs.existsSync(path.join(dir, '.git'));
   if (!isRepo && opts.init) {
-    await git.init({ fs, dir, defaultBranch: 'main' });
+    await git.init({ fs: gitFs, dir, defaultBranch: 'main' });
     opts.log.info('initialised a git repository in the vault', { dir });
   }
   const enabled = isRepo || opts.init;
@@ -50,14 +73,14 @@ export async function openVaultGit(dir: string, opts: { init: boolean; log: Logg
 
   const head = async () => {
     try {
-      return await git.resolveRef({ fs, dir, ref: 'HEAD' });
+      return await git.resolveRef({ fs: gitFs, dir, ref: 'HEAD' });
     } catch {
       return undefined;
     }
   };
 
   async function updateTree(oid: string | undefined, changes: Map<string, Change>): Promise<string | undefined> {
-    const entries = oid ? (await git.readTree({ fs, dir, oid, cache })).tree.slice() : [];
+    const entries = oid ? (await git.readTree({ fs: gitFs, dir, oid, cache })).tree.slice() : [];
     const sub = new Map<string, Map<string, Change>>();
     for (const [p, c] of changes) {
       const i = p.indexOf('/');
@@ -90,7 +113,7 @@ export async function openVaultGit(dir: string, opts: { init: boolean; log: Logg
       }
     }
     if (!entries.length) return undefined;
-    return git.writeTree({ fs, dir, tree: entries });
+    return git.writeTree({ fs: gitFs, dir, tree: entries });
   }
 
   const api: VaultGit = {
@@ -99,7 +122,7 @@ export async function openVaultGit(dir: string, opts: { init: boolean; log: Logg
     async commitPaths(paths, message) {
       if (!enabled || !paths.length) return undefined;
       const parent = await head();
-      const parentTree = parent ? (await git.readCommit({ fs, dir, oid: parent, cache })).commit.tree : undefined;
+      const parentTree = parent ? (await git.readCommit({ fs: gitFs, dir, oid: parent, cache })).commit.tree : undefined;
       const changes = new Map<string, Change>();
       for (const rel of new Set(paths)) {
         const abs = path.join(dir, rel);
@@ -110,18 +133,18 @@ export async function openVaultGit(dir: string, opts: { init: boolean; log: Logg
           st = undefined;
         }
         if (st?.isFile()) {
-          const oid = await git.writeBlob({ fs, dir, blob: fs.readFileSync(abs) });
+          const oid = await git.writeBlob({ fs: gitFs, dir, blob: fs.readFileSync(abs) });
           changes.set(rel, { oid, mode: st.mode & 0o111 ? '100755' : '100644' });
         } else changes.set(rel, null);
       }
-      const tree = (await updateTree(parentTree, changes)) ?? (await git.writeTree({ fs, dir, tree: [] }));
+      const tree = (await updateTree(parentTree, changes)) ?? (await git.writeTree({ fs: gitFs, dir, tree: [] }));
       // Nothing new to commit (e.g. a crash hit after the commit): still bring the index in step.
-      const oid = tree === parentTree ? undefined : await git.commit({ fs, dir, message, author: AUTHOR, committer: AUTHOR, tree, parent: parent ? [parent] : [], cache });
+      const oid = tree === parentTree ? undefined : await git.commit({ fs: gitFs, dir, message, author: AUTHOR, committer: AUTHOR, tree, parent: parent ? [parent] : [], cache });
       // Keep the index in step for these paths only, so `git status` shows them clean.
       for (const [rel, c] of changes) {
         try {
-          if (c) await git.add({ fs, dir, filepath: rel, cache });
-          else await git.remove({ fs, dir, filepath: rel, cache });
+          if (c) await git.add({ fs: gitFs, dir, filepath: rel, cache });
+          else await git.remove({ fs: gitFs, dir, filepath: rel, cache });
         } catch {
           // The index is a convenience; the commit is what counts.
         }
@@ -130,13 +153,13 @@ export async function openVaultGit(dir: string, opts: { init: boolean; log: Logg
     },
     async push(url) {
       if (!enabled) throw new MailroomError('git_not_enabled', 'The vault is not a git repository; set git_init: true in config.json or run git init in the vault.');
-      const branch = (await git.currentBranch({ fs, dir })) ?? 'main';
+      const branch = (await git.currentBranch({ fs: gitFs, dir })) ?? 'main';
       const u = new URL(url);
       const auth = u.username ? { username: decodeURIComponent(u.username), password: decodeURIComponent(u.password) } : undefined;
       u.username = '';
       u.password = '';
       try {
-        const r = await git.push({ fs, http, dir, url: u.toString(), ref: branch, remoteRef: branch, onAuth: auth ? () => auth : undefined });
+        const r = await git.push({ fs: gitFs, http, dir, url: u.toString(), ref: branch, remoteRef: branch, onAuth: auth ? () => auth : undefined });
         return { ok: r.ok, ref: branch };
       } catch (e) {
         throw new MailroomError('git_push_failed', `Pushing ${branch} to ${u.origin}${u.pathname} failed: ${(e as Error).message}. Check git_remote in config.json and that the server accepts pushes.`);
@@ -144,7 +167,7 @@ export async function openVaultGit(dir: string, opts: { init: boolean; log: Logg
     },
     async log(depth = 20) {
       if (!enabled || !(await head())) return [];
-      const entries = await git.log({ fs, dir, depth, cache });
+      const entries = await git.log({ fs: gitFs, dir, depth, cache });
       return entries.map((e) => ({ oid: e.oid, message: e.commit.message.trim() }));
     },
   };
