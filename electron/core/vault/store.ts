@@ -29,8 +29,7 @@ export const indexMigrations: Migration[] = [
         CREATE INDEX notes_folder ON notes(folder);
         CREATE VIRTUAL TABLE notes_fts USING fts5(
           title, aliases, tags, body,
-          tokenize = 'unicode61 remove_diacritics 2',
-          prefix = '2 3'
+          tokenize = 'unicode61 remove_diacritics 2'
         );
         CREATE TABLE links (note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE, target TEXT NOT NULL);
         CREATE INDEX links_target ON links(target);
