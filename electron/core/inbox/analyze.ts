@@ -86,6 +86,8 @@ class Votes {
   readonly by = new Map<string, number>();
   add(folder: string, w: number) {
     if (!folder || w <= 0 || !isDestination(folder)) return;
+    // One-note-per-person folders say who an item is about, rarely where it belongs.
+    if (PEOPLE_DIR.test(folder)) w *= 0.2;
     this.by.set(folder, (this.by.get(folder) ?? 0) + w);
   }
   ranked(): Array<[string, number]> {
@@ -99,7 +101,7 @@ function entityVotes(places: EntityPlace[], self: string, weak: boolean): Map<st
   for (const p of places) {
     if (p.path === self || !isDestination(p.folder)) continue;
     const people = PEOPLE_DIR.test(p.folder);
-    if (p.kind === 'title' || p.kind === 'alias') inc(p.folder, people ? 0.8 : 3, 4);
+    if (p.kind === 'title' || p.kind === 'alias') inc(p.folder, people ? 1 : 3, 4);
     else inc(p.folder, p.kind === 'link' ? 0.8 : 1, 3);
   }
   // Each entity brings at most 4 points, spread over the folders it lives in.
@@ -164,7 +166,7 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     const per = entityVotes(places, rel, e.source === 'topic' || e.source === 'capitalized');
     if (!per.size) continue;
     resolved++;
-    const ranked = [...per].sort((a, b) => b[1] - a[1]);
+    const ranked = [...per].sort((a, b) => b[1] * (PEOPLE_DIR.test(b[0]) ? 0.2 : 1) - a[1] * (PEOPLE_DIR.test(a[0]) ? 0.2 : 1));
     for (const [f, w] of ranked) votes.add(f, w);
     if (Object.keys(locations).length < 3) locations[e.name] = ranked.slice(0, 2).map(([f]) => f);
   }
