@@ -12,7 +12,8 @@ export interface AtomicWriteOptions {
   noReplace?: boolean;
 }
 
-function fsyncDir(dir: string): void {
+/** Makes a rename in `dir` durable; a no-op where the platform cannot fsync a directory. */
+export function fsyncDir(dir: string): void {
   let fd: number | undefined;
   try {
     fd = fs.openSync(dir, 'r');

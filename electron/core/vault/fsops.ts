@@ -1,22 +1,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { TEMP_PREFIX, writeFileAtomic } from '../common/fs';
+import { fsyncDir, TEMP_PREFIX, writeFileAtomic } from '../common/fs';
 
 export { TEMP_PREFIX } from '../common/fs';
-
-function fsyncDir(dir: string): void {
-  try {
-    const fd = fs.openSync(dir, 'r');
-    try {
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    // Some filesystems refuse fsync on directories; the rename is still atomic there.
-  }
-}
 
 /** Write to a temp file beside the target, fsync, rename over it, fsync the folder. */
 export function atomicWrite(abs: string, data: string | Buffer): void {
