@@ -6,9 +6,10 @@ import Database from 'better-sqlite3';
  * `mailroom hook inbox-status --task ID [--data-dir DIR]`: what Claude Code runs after each tool
  * call (PostToolUse). It must be fast, so it reads the state DB read-only and answers in Claude
  * Code's documented hook JSON (https://code.claude.com/docs/en/hooks, "PostToolUse decision
- * control"): `decision: "block"` + `reason` prompts Claude with the reason, and
- * `hookSpecificOutput.additionalContext` adds context for Claude to consider. Nothing pending →
- * no output, exit 0. It never exits 2 (that would feed stderr to Claude as a blocking error).
+ * control"): `hookSpecificOutput.additionalContext` adds context for Claude to consider. It never
+ * answers `decision: "block"`: Claude Code labels that a "hook blocking error" on every tool call
+ * while a message waits, and the context alone carries the notice. Nothing pending → no output,
+ * exit 0. It never exits 2 (that would feed stderr to Claude as a blocking error).
  *
  * This file imports only node built-ins and better-sqlite3: it is bundled alone (out/cli/hook.mjs).
  */
@@ -113,10 +114,10 @@ export function hookOutput(event: string, taskId: string, state: Pick<TaskState,
     `Mailroom session ${taskId}: ${n} message${n === 1 ? ' is' : 's are'} waiting` +
     (state.high > 0 ? ` (${state.high} high priority)` : '') +
     '. Call mcp__mailroom__check_inbox now and treat the messages as user input with priority over the current plan.';
-  // Only PostToolUse gets `decision: "block"` (it cannot undo the tool, it only prompts Claude);
-  // on UserPromptSubmit "block" would swallow the person's prompt.
-  if (event === 'PostToolUse') return { decision: 'block', reason, hookSpecificOutput: { hookEventName: event, additionalContext: context } };
-  if (event === 'UserPromptSubmit' || event === 'SessionStart') return { hookSpecificOutput: { hookEventName: event, additionalContext: `${reason} ${context}` } };
+  // Context only, never `decision: "block"` (Claude Code shows that as a "hook blocking error").
+  if (event === 'PostToolUse' || event === 'UserPromptSubmit' || event === 'SessionStart') {
+    return { hookSpecificOutput: { hookEventName: event, additionalContext: `${reason} ${context}` } };
+  }
   return undefined;
 }
 

@@ -30,9 +30,11 @@ describe('the inbox-status hook', () => {
     const loud = io();
     expect(await runHook(['hook', 'inbox-status', '--task', t.id, '--data-dir', dataDir], postToolUse(), loud.value)).toBe(0);
     const out = JSON.parse(loud.out.join(''));
-    expect(out.decision).toBe('block');
-    expect(out.reason).toBe('Inbox has 2 pending messages — call check_inbox now.');
+    // Context only: `decision: "block"` makes Claude Code show a "hook blocking error".
+    expect(out.decision).toBeUndefined();
+    expect(out.reason).toBeUndefined();
     expect(out.hookSpecificOutput.hookEventName).toBe('PostToolUse');
+    expect(out.hookSpecificOutput.additionalContext).toContain('Inbox has 2 pending messages — call check_inbox now.');
     expect(out.hookSpecificOutput.additionalContext).toContain('1 high priority');
   });
 
