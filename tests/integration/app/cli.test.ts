@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ChildProcess } from 'node:child_process';
 import { REPO_ROOT, tempDir } from '../../helpers/owner';
 import { killAndWait, runCli, startCli } from '../../helpers/cli';
 
@@ -9,9 +9,6 @@ const RUNNING = /Mailroom is running at (http:\/\/127\.0\.0\.1:(\d+)\/\?token=([
 
 describe('the mailroom command', () => {
   const children: ChildProcess[] = [];
-  beforeAll(() => {
-    execFileSync(process.execPath, ['scripts/build-cli.mjs'], { cwd: REPO_ROOT });
-  });
   afterEach(async () => {
     for (const c of children.splice(0)) await killAndWait(c, 'SIGTERM');
   });

@@ -1,6 +1,5 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { callTool, REPO_ROOT, tempDir, waitFor } from '../../helpers/owner';
+import { afterEach, describe, expect, it } from 'vitest';
+import { callTool, tempDir, waitFor } from '../../helpers/owner';
 import { stdioClient } from '../../helpers/cli';
 import { pidAlive, readLock } from '../../../electron/core/app/lock';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,9 +12,6 @@ interface Info {
 
 describe('mailroom mcp over stdio', () => {
   const cleanups: Array<() => Promise<void>> = [];
-  beforeAll(() => {
-    execFileSync(process.execPath, ['scripts/build-cli.mjs'], { cwd: REPO_ROOT });
-  });
   afterEach(async () => {
     for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
   });

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync, type ChildProcess } from 'node:child_process';
-import { REPO_ROOT, tempDir, writeFiles } from '../../helpers/owner';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ChildProcess } from 'node:child_process';
+import { tempDir, writeFiles } from '../../helpers/owner';
 import { killAndWait, runCli, startCli } from '../../helpers/cli';
 import type { TaskDto } from '../../../shared/mailbox';
 
@@ -10,9 +10,6 @@ const RUNNING = /Mailroom is running at (http:\/\/127\.0\.0\.1:(\d+))\/\?token=(
 
 describe('mailroom session … and mailroom send', () => {
   const children: ChildProcess[] = [];
-  beforeAll(() => {
-    execFileSync(process.execPath, ['scripts/build-cli.mjs'], { cwd: REPO_ROOT });
-  });
   afterEach(async () => {
     for (const c of children.splice(0)) await killAndWait(c, 'SIGTERM');
   });

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { REPO_ROOT, startTestOwner, tempDir, waitForHubEvent, type TestOwner } from '../../helpers/owner';
@@ -63,7 +62,6 @@ function runLikeClaudeCode(command: string, cwd: string, stdin: string): Promise
 describe('the PostToolUse hook, run the way Claude Code runs it', () => {
   let owner: TestOwner;
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build-cli.mjs'], { cwd: REPO_ROOT });
     expect(fs.existsSync(path.join(REPO_ROOT, 'out', 'cli', 'hook.mjs'))).toBe(true);
     owner = await startTestOwner();
   });

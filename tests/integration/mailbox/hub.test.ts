@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import type { HubConnection } from '@microsoft/signalr';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { callTool, callToolError, REPO_ROOT, startTestOwner, tempDir, waitForHubEvent, type TestOwner } from '../../helpers/owner';
+import { callTool, callToolError, startTestOwner, tempDir, waitForHubEvent, type TestOwner } from '../../helpers/owner';
 import { stdioClient } from '../../helpers/cli';
 import type { TaskDto, TaskMessageDto } from '../../../shared/mailbox';
 
@@ -18,7 +17,6 @@ describe('session mailbox events over the SignalR hub', () => {
   const stdio: Client[] = [];
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build-cli.mjs'], { cwd: REPO_ROOT });
     owner = await startTestOwner();
     hub = await owner.hub();
   });

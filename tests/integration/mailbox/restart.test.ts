@@ -1,8 +1,8 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { callTool, REPO_ROOT, tempDir, waitFor } from '../../helpers/owner';
+import { callTool, tempDir, waitFor } from '../../helpers/owner';
 import { killAndWait, startCli } from '../../helpers/cli';
 import { pidAlive } from '../../../electron/core/app/lock';
 import type { TaskDto, TaskMessageDto } from '../../../shared/mailbox';
@@ -12,9 +12,6 @@ const RUNNING = /Mailroom is running at (http:\/\/127\.0\.0\.1:(\d+))\/\?token=(
 describe('the mailbox survives kill -9 of the owner', () => {
   const children: ChildProcess[] = [];
   const clients: Client[] = [];
-  beforeAll(() => {
-    execFileSync(process.execPath, ['scripts/build-cli.mjs'], { cwd: REPO_ROOT });
-  });
   afterEach(async () => {
     await Promise.allSettled(clients.splice(0).map((c) => c.close()));
     for (const c of children.splice(0)) await killAndWait(c, 'SIGKILL');
