@@ -20,18 +20,18 @@ export async function runMcpStdio(config: Config): Promise<void> {
 
   // Listen for the end of stdin from the start: a client may close it while we are still connecting.
   let inputEnded = false;
-  let bridge: Awaited<ReturnType<typeof runStdioBridge>> | undefined;
+  const running: { bridge?: Awaited<ReturnType<typeof runStdioBridge>> } = {};
   let exiting: Promise<void> | undefined;
   const exit = (why: string) =>
     (exiting ??= (async () => {
       log.info('mcp bridge exiting', { why });
-      await bridge?.stop();
+      await running.bridge?.stop();
       log.close();
       process.exit(0);
     })());
   const onInputEnd = () => {
     inputEnded = true;
-    if (bridge) void exit('stdin closed');
+    if (running.bridge) void exit('stdin closed');
   };
   process.stdin.once('end', onInputEnd);
   process.stdin.once('close', onInputEnd);
@@ -54,7 +54,7 @@ export async function runMcpStdio(config: Config): Promise<void> {
       }
     },
   };
-  bridge = await runStdioBridge(factory, log);
+  const bridge = (running.bridge = await runStdioBridge(factory, log));
   if (inputEnded) return exit('stdin closed');
   await bridge.done;
   await exit('stdio closed');
