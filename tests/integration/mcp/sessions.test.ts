@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createMcpHttpHandler, type McpHttpOptions } from '../../../electron/core/mcp';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { createMcpHttpHandler, remoteUpstream, runStdioBridge, type McpHttpOptions } from '../../../electron/core/mcp';
 import { silentLogger } from '../../../electron/core/common/log';
 import { waitFor } from '../../helpers/owner';
 
@@ -33,6 +34,7 @@ async function serve(opts: McpHttpOptions) {
   return {
     handler,
     raw,
+    base: url.origin,
     async client(): Promise<Client> {
       const c = new Client({ name: 'session-test', version: '1' });
       await c.connect(new StreamableHTTPClientTransport(url));
@@ -120,5 +122,19 @@ describe('MCP Streamable HTTP sessions are bounded', () => {
     clock += 1_001;
     await expectSessionGone(c);
     expect(s.handler.sessionCount()).toBe(0);
+  });
+
+  it('a stdio bridge whose session was closed initializes a new one, and its client does not notice', async () => {
+    const s = await serve({ maxSessions: 1 });
+    cleanups.push(() => s.close());
+    const [clientSide, bridgeSide] = InMemoryTransport.createLinkedPair();
+    const bridge = await runStdioBridge({ connect: async () => remoteUpstream(s.base, 'unused', undefined, () => true) }, silentLogger(), bridgeSide);
+    cleanups.push(() => bridge.stop());
+    const viaBridge = new Client({ name: 'behind-bridge', version: '1' });
+    await viaBridge.connect(clientSide);
+    expect((await viaBridge.listTools()).tools).toEqual([]);
+    await s.client(); // takes the only slot: the bridge's session is closed
+    expect((await viaBridge.listTools()).tools).toEqual([]);
+    expect(s.handler.sessionCount()).toBe(1);
   });
 });
