@@ -5,7 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
 import { percentile, ratio, round, rssOfPid, timeMany, type BenchRow } from './lib';
-import { createMcpServer } from '../electron/core/mcp';
+import { createMcpServer, createMcpSurface } from '../electron/core/mcp';
 import { REPO_ROOT, startTestOwner, tempDir } from '../tests/helpers/owner';
 import { cleanEnv } from '../tests/helpers/cli';
 
@@ -16,7 +16,7 @@ async function mcpRoundTrip(): Promise<BenchRow[]> {
   const owner = await startTestOwner();
   try {
     const [a, b] = InMemoryTransport.createLinkedPair();
-    const server = createMcpServer({ version: '0', tools: owner.core.tools, resourceTemplates: owner.core.resourceTemplates, log: owner.core.log });
+    const server = createMcpServer(createMcpSurface(owner.core));
     await server.connect(b);
     const inproc = new Client({ name: 'bench', version: '1' });
     await inproc.connect(a);

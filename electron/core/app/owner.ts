@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createLogger, type Logger } from '../common/log';
 import { MailroomError } from '../common/errors';
 import { startHttpServer, type RunningHttpServer } from '../http';
+import { createMcpSurface } from '../mcp';
 import type { Config } from './config';
 import { createCore, type Core, type CoreOptions } from './core';
 import { ensureToken, findOwner, publishPort, releaseLock, tryAcquireLock, type RunningOwner } from './lock';
@@ -58,7 +59,7 @@ export async function startOwner(config: Config, opts: OwnerOptions = {}): Promi
         log: log.child('http'),
         routes: core!.routes,
         hub: core!.hub,
-        mcp: { version: config.version, tools: core!.tools, resourceTemplates: core!.resourceTemplates, log: log.child('mcp'), onSession: (i) => core!.ctx.events.emit('mcp:session', i) },
+        mcp: createMcpSurface(core!, log.child('mcp')),
         staticDir: opts.staticDir,
       }),
     );

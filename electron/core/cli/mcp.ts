@@ -3,11 +3,13 @@ import type { Config } from '../app/config';
 import { findOwner, pidAlive } from '../app/lock';
 import { OwnerRunningError, startOwner } from '../app/owner';
 import { createLogger } from '../common/log';
-import { localUpstream, remoteUpstream, runStdioBridge, type Upstream } from '../mcp';
+import { createMcpSurface, localUpstream, remoteUpstream, runStdioBridge, type Upstream } from '../mcp';
 
 /**
  * `mailroom mcp`: forwards to the data dir's owner, or becomes the owner. Nothing but JSON-RPC
- * goes to stdout; logs go to stderr and the log file.
+ * goes to stdout; logs go to stderr and the log file. Ends when the client closes stdin (or on
+ * SIGINT/SIGTERM): an owner stops its core and releases the lock, so bridges that forwarded to
+ * it take over.
  */
 export async function runMcpStdio(config: Config): Promise<void> {
   // Anything a library prints must not corrupt the JSON-RPC stream.
@@ -15,6 +17,27 @@ export async function runMcpStdio(config: Config): Promise<void> {
   console.info = console.error;
   const log = createLogger({ file: path.join(config.dataDir, 'logs', 'mcp-bridge.log'), stderr: process.env.MAILROOM_LOG_STDERR === '1' }, 'mcp');
   const taskId = process.env.MAILROOM_TASK_ID || undefined;
+
+  // Listen for the end of stdin from the start: a client may close it while we are still connecting.
+  let inputEnded = false;
+  const running: { bridge?: Awaited<ReturnType<typeof runStdioBridge>> } = {};
+  let exiting: Promise<void> | undefined;
+  const exit = (why: string) =>
+    (exiting ??= (async () => {
+      log.info('mcp bridge exiting', { why });
+      await running.bridge?.stop();
+      log.close();
+      process.exit(0);
+    })());
+  const onInputEnd = () => {
+    inputEnded = true;
+    if (running.bridge) void exit('stdin closed');
+  };
+  process.stdin.once('end', onInputEnd);
+  process.stdin.once('close', onInputEnd);
+  process.once('SIGINT', () => void exit('SIGINT'));
+  process.once('SIGTERM', () => void exit('SIGTERM'));
+
   const factory = {
     async connect(): Promise<Upstream> {
       for (;;) {
@@ -23,8 +46,7 @@ export async function runMcpStdio(config: Config): Promise<void> {
         try {
           const own = await startOwner(config, { log: createLogger({ file: path.join(config.dataDir, 'logs', 'mailroom.log') }) });
           log.info('became the owner', { port: own.http.port });
-          const surface = { version: config.version, tools: own.core.tools, resourceTemplates: own.core.resourceTemplates, log, onSession: (i: { taskId?: string }) => own.core.ctx.events.emit('mcp:session', i) };
-          return localUpstream(surface, taskId, () => own.stop());
+          return localUpstream(createMcpSurface(own.core, log), taskId, () => own.stop());
         } catch (e) {
           if (!(e instanceof OwnerRunningError)) throw e;
           // Lost the race to another process: forward to it instead.
@@ -32,14 +54,8 @@ export async function runMcpStdio(config: Config): Promise<void> {
       }
     },
   };
-  const bridge = await runStdioBridge(factory, log);
-  const exit = async () => {
-    await bridge.stop();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void exit());
-  process.once('SIGTERM', () => void exit());
+  const bridge = (running.bridge = await runStdioBridge(factory, log));
+  if (inputEnded) return exit('stdin closed');
   await bridge.done;
-  log.close();
-  process.exit(0);
+  await exit('stdio closed');
 }

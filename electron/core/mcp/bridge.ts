@@ -1,5 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -67,55 +67,185 @@ export function localUpstream(surface: McpSurface, taskId: string | undefined, o
   };
 }
 
+export interface BridgeOptions {
+  /** Delay before the 2nd reconnect in a window; doubles each time. Default 100 ms. */
+  backoffBaseMs?: number;
+  /** Longest delay between reconnects. Default 5 s. */
+  backoffMaxMs?: number;
+  /** At most this many reconnects per window; more wait for the window to move. Default 10 / 60 s. */
+  maxReconnectsPerWindow?: number;
+  windowMs?: number;
+  /** A request sent this many times without an answer is answered with an error. Default 3. */
+  maxSends?: number;
+}
+
+/** JSON-RPC codes the bridge answers with itself. */
+const METHOD_NOT_FOUND = -32601;
+const INVALID_REQUEST = -32600;
+const INTERNAL_ERROR = -32603;
+
+/**
+ * Methods an MCP server built by createMcpServer answers. Before initialize the bridge has no
+ * owner session to forward to, so it answers these with "initialize first" and any other method
+ * with "Method not found" — what the SDK server answers in-process for a method it has no handler for.
+ */
+const SERVER_METHODS = new Set(['initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/templates/list', 'resources/read']);
+
+type Failure = 'request' | 'session' | 'lost';
+
+/**
+ * What a failed send to the upstream means. A 4xx is the owner refusing this request (answered
+ * to the client as a JSON-RPC error), a 404 on a session is the owner having closed our session
+ * (initialize again), anything else — connection refused or reset, 5xx — is the owner being gone.
+ */
+function classify(e: unknown, hasSession: boolean): { kind: Failure; status?: number; body?: string } {
+  if (e instanceof StreamableHTTPError) {
+    const body = e.message.replace(/^Streamable HTTP error: /, '').replace(/^Error POSTing to endpoint: /, '');
+    const status = e.code;
+    if (status === 404 && hasSession) return { kind: 'session', status, body };
+    if (status === -1 || (status !== undefined && status >= 400 && status < 500)) return { kind: 'request', status, body };
+    return { kind: 'lost', status, body };
+  }
+  return { kind: 'lost' };
+}
+
+/** The JSON-RPC error in an owner's 4xx body, or a generic one naming the status. */
+function rpcErrorOf(status: number | undefined, body: string | undefined): { code: number; message: string } {
+  try {
+    const parsed = JSON.parse(body ?? '') as { error?: { code?: unknown; message?: unknown } };
+    if (typeof parsed.error?.code === 'number' && typeof parsed.error.message === 'string') return { code: parsed.error.code, message: parsed.error.message };
+  } catch {
+    /* not JSON */
+  }
+  return { code: INVALID_REQUEST, message: `Mailroom refused the request (HTTP ${status ?? '?'})${body ? `: ${body.slice(0, 300)}` : ''}` };
+}
+
 /**
  * `mailroom mcp`: MCP over stdio. JSON-RPC is forwarded unchanged to the upstream (the running
  * owner, or a core this process starts). When a remote owner goes away the bridge connects again
  * — to the next owner, or becoming it — replays the client's initialize, and re-sends requests
- * still waiting for an answer, so the MCP client never notices.
+ * still waiting for an answer, so the MCP client never notices. Reconnects back off
+ * exponentially and are bounded per window; an owner refusing a request (HTTP 4xx) is an answer
+ * to that request, not a lost owner.
  */
-export async function runStdioBridge(factory: UpstreamFactory, log: Logger, stdio: Transport = new StdioServerTransport()): Promise<{ done: Promise<void>; stop(): Promise<void> }> {
+export async function runStdioBridge(
+  factory: UpstreamFactory,
+  log: Logger,
+  stdio: Transport = new StdioServerTransport(),
+  opts: BridgeOptions = {},
+): Promise<{ done: Promise<void>; stop(): Promise<void> }> {
+  const baseMs = opts.backoffBaseMs ?? 100;
+  const maxMs = opts.backoffMaxMs ?? 5_000;
+  const perWindow = opts.maxReconnectsPerWindow ?? 10;
+  const windowMs = opts.windowMs ?? 60_000;
+  const maxSends = opts.maxSends ?? 3;
+
   let upstream: Upstream | undefined;
+  /** The kind of the last upstream: before initialize, a remote one has no session to forward to. */
+  let kind: Upstream['kind'] | undefined;
   let initRequest: Msg | undefined;
+  /** The client got its initialize answer. */
+  let initAnswered = false;
   let initialized = false;
-  const pending = new Map<string | number, Msg>();
+  const pending = new Map<string | number, { msg: Msg; sends: number }>();
   let queue: Msg[] = [];
   let switching: Promise<void> | undefined;
   let stopped = false;
   let finish!: () => void;
   const done = new Promise<void>((r) => (finish = r));
   const REPLAY_ID = '__mailroom_replay_init__';
+  const reconnects: number[] = [];
+  const wakers = new Set<() => void>();
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(t);
+        wakers.delete(wake);
+        resolve();
+      };
+      const t = setTimeout(wake, ms);
+      wakers.add(wake);
+    });
+
+  /** Waits as long as the reconnect budget says: exponential within a window, capped, bounded per window. */
+  const throttle = async () => {
+    const now = Date.now();
+    while (reconnects.length && now - reconnects[0] >= windowMs) reconnects.shift();
+    let delay = reconnects.length === 0 ? 0 : Math.min(maxMs, baseMs * 2 ** (reconnects.length - 1));
+    if (reconnects.length >= perWindow) delay = Math.max(delay, reconnects[0] + windowMs - now);
+    reconnects.push(now + delay);
+    log.info('mcp bridge reconnecting', { attempt: reconnects.length, delayMs: delay });
+    if (delay > 0) await sleep(delay);
+  };
+
+  const toClient = (m: Msg) => void stdio.send(m as JSONRPCMessage).catch((e) => log.warn('stdout send failed', { error: String(e) }));
+  const answerError = (id: string | number, error: { code: number; message: string }) => {
+    pending.delete(id);
+    if (initRequest && initRequest.id === id && !initAnswered) initRequest = undefined; // the client may initialize again
+    toClient({ jsonrpc: '2.0', id, error } as Msg);
+  };
 
   const toUpstream = async (m: Msg) => {
-    if (!upstream || switching) {
+    const u = upstream;
+    if (!u || switching) {
       queue.push(m);
       return;
     }
+    const entry = isRequest(m) ? pending.get(m.id!) : undefined;
+    if (entry) entry.sends++;
     try {
-      await upstream.transport.send(m);
+      await u.transport.send(m);
     } catch (e) {
-      log.warn('upstream send failed; switching owner', { error: String(e) });
-      queue.push(m);
-      void failover();
+      const hasSession = (u.transport as { sessionId?: string }).sessionId !== undefined;
+      const f = classify(e, hasSession);
+      if (f.kind === 'request') {
+        log.warn('owner refused a message', { method: m.method, status: f.status });
+        if (isRequest(m)) answerError(m.id!, rpcErrorOf(f.status, f.body));
+        return;
+      }
+      if (entry && entry.sends >= maxSends) {
+        log.warn('giving up on a request', { method: m.method, sends: entry.sends, error: String(e) });
+        answerError(m.id!, { code: INTERNAL_ERROR, message: `Mailroom did not answer ${m.method} after ${entry.sends} tries: ${String(e)}` });
+        return;
+      }
+      log.warn(f.kind === 'session' ? 'owner closed our session; initializing again' : 'upstream send failed; switching owner', { error: String(e) });
+      if (!isRequest(m) || !pending.has(m.id!)) queue.push(m);
+      if (upstream === u) void failover();
     }
   };
 
   const attach = async (u: Upstream, replay: boolean) => {
-    let replayed: (() => void) | undefined;
-    const replayDone = new Promise<void>((r) => (replayed = r));
+    let replayed: ((m: Msg) => void) | undefined;
+    const replayDone = new Promise<Msg>((r) => (replayed = r));
     u.transport.onmessage = (raw) => {
       const m = raw as Msg;
       if (m.id === REPLAY_ID && isResponse(m)) {
-        replayed?.();
+        replayed?.(m);
         return;
       }
-      if (isResponse(m)) pending.delete(m.id!);
-      void stdio.send(m).catch((e) => log.warn('stdout send failed', { error: String(e) }));
+      if (isResponse(m)) {
+        pending.delete(m.id!);
+        if (initRequest && m.id === initRequest.id) initAnswered = true;
+      }
+      toClient(m);
     };
     u.transport.onerror = (e) => log.debug('upstream transport error', { error: String(e) });
     await u.transport.start();
     if (replay && initRequest) {
+      // One initialize per owner session: the replay stands in for the client's own.
       await u.transport.send({ ...initRequest, id: REPLAY_ID } as JSONRPCMessage);
-      await Promise.race([replayDone, new Promise((_, rej) => setTimeout(() => rej(new Error('replayed initialize timed out')), 10_000))]);
+      let timer: NodeJS.Timeout | undefined;
+      const answer = await Promise.race([
+        replayDone,
+        new Promise<never>((_, rej) => (timer = setTimeout(() => rej(new Error('replayed initialize timed out')), 10_000))),
+      ]).finally(() => clearTimeout(timer));
+      if ((answer as { error?: unknown }).error) throw new Error(`replayed initialize failed: ${JSON.stringify((answer as { error?: unknown }).error)}`);
+      if (!initAnswered && pending.has(initRequest.id!)) {
+        initAnswered = true;
+        pending.delete(initRequest.id!);
+        toClient({ ...answer, id: initRequest.id } as Msg);
+      }
       if (initialized) await u.transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' } as JSONRPCMessage);
     }
     void u.lost.then(() => {
@@ -123,18 +253,28 @@ export async function runStdioBridge(factory: UpstreamFactory, log: Logger, stdi
     });
   };
 
-  const connect = async (replay: boolean) => {
+  const connect = async (replay: boolean, first: boolean) => {
     for (let attempt = 0; ; attempt++) {
+      if (!first || attempt > 0) await throttle();
+      if (stopped) throw new Error('bridge stopped');
+      let u: Upstream | undefined;
       try {
-        const u = await factory.connect();
+        u = await factory.connect();
+        if (stopped) throw new Error('bridge stopped');
         await attach(u, replay);
         upstream = u;
+        kind = u.kind;
         log.info('mcp bridge connected', { upstream: u.kind });
         return;
       } catch (e) {
+        await u?.dispose().catch(() => undefined);
         if (stopped) throw e;
         log.warn('mcp bridge could not connect; retrying', { attempt, error: String(e) });
-        await new Promise((r) => setTimeout(r, Math.min(2_000, 100 * 2 ** attempt)));
+        // The client should not wait forever on an owner that keeps failing: answer what is pending.
+        if (attempt + 1 >= maxSends && pending.size > 0) {
+          for (const { msg } of [...pending.values()]) answerError(msg.id!, { code: INTERNAL_ERROR, message: `Mailroom is not answering (${String(e)}); try again.` });
+          queue = queue.filter((m) => !isRequest(m));
+        }
       }
     }
   };
@@ -145,12 +285,18 @@ export async function runStdioBridge(factory: UpstreamFactory, log: Logger, stdi
     upstream = undefined;
     switching = (async () => {
       await old?.dispose().catch(() => undefined);
-      await connect(true);
+      try {
+        await connect(true, false);
+      } catch {
+        return; // stopped
+      } finally {
+        switching = undefined;
+      }
       // Requests the old owner never answered go to the new one, then anything queued meanwhile.
-      const resend = [...pending.values()];
-      const queued = queue.filter((m) => !(isRequest(m) && pending.has(m.id!)));
+      // Never the client's initialize: the replay answered it.
+      const resend = [...pending.values()].map((p) => p.msg).filter((m) => m.method !== 'initialize');
+      const queued = queue.filter((m) => !(isRequest(m) && pending.has(m.id!)) && m.method !== 'initialize');
       queue = [];
-      switching = undefined;
       for (const m of [...resend, ...queued]) await toUpstream(m);
     })();
     return switching;
@@ -158,19 +304,37 @@ export async function runStdioBridge(factory: UpstreamFactory, log: Logger, stdi
 
   stdio.onmessage = (raw) => {
     const m = raw as Msg;
-    if (m.method === 'initialize' && isRequest(m)) initRequest = m;
+    if (isResponse(m) || stopped) return void toUpstream(m);
+    if (m.method === 'initialize') {
+      if (isRequest(m) && !initRequest) {
+        initRequest = m;
+        initAnswered = false;
+      }
+    } else if (!initRequest && kind !== 'local') {
+      // No owner session yet (one is made by initialize): answer as the in-process server would.
+      if (!isRequest(m)) return; // a notification before initialize: nothing to do
+      if (m.method === 'ping') return toClient({ jsonrpc: '2.0', id: m.id, result: {} } as Msg);
+      if (!SERVER_METHODS.has(m.method!)) return toClient({ jsonrpc: '2.0', id: m.id, error: { code: METHOD_NOT_FOUND, message: 'Method not found' } } as Msg);
+      return toClient({ jsonrpc: '2.0', id: m.id, error: { code: INVALID_REQUEST, message: `Send initialize before ${m.method}.` } } as Msg);
+    }
     if (m.method === 'notifications/initialized') initialized = true;
-    if (isRequest(m)) pending.set(m.id!, m);
+    if (isRequest(m)) pending.set(m.id!, { msg: m, sends: 0 });
     void toUpstream(m);
   };
   const stop = async () => {
     if (stopped) return;
     stopped = true;
-    await upstream?.dispose().catch(() => undefined);
+    for (const wake of [...wakers]) wake();
+    const u = upstream;
+    upstream = undefined;
+    await switching?.catch(() => undefined);
+    await u?.dispose().catch(() => undefined);
+    // A reconnect that finished while we waited.
+    await (upstream as Upstream | undefined)?.dispose().catch(() => undefined);
     finish();
   };
   stdio.onclose = () => void stop();
-  await connect(false);
+  await connect(false, true);
   await stdio.start();
   for (const m of queue.splice(0)) await toUpstream(m);
   return { done, stop };

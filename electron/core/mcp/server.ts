@@ -27,6 +27,29 @@ export interface McpSessionInfo {
   taskId?: string;
 }
 
+/** What createMcpSurface needs of a core (structural, so mcp/ does not import app/). */
+export interface McpSurfaceSource {
+  config: { version: string };
+  tools: ToolDef[];
+  resourceTemplates: ResourceTemplateDef[];
+  log: Logger;
+  ctx: { events: { emit(name: string, payload: unknown): void } };
+}
+
+/**
+ * The MCP surface of a core: every domain's tools and resource templates, and an initialized
+ * session reported as the `mcp:session` event (the mailbox marks the session running).
+ */
+export function createMcpSurface(core: McpSurfaceSource, log: Logger = core.log.child('mcp')): McpSurface {
+  return {
+    version: core.config.version,
+    tools: core.tools,
+    resourceTemplates: core.resourceTemplates,
+    log,
+    onSession: (info) => core.ctx.events.emit('mcp:session', info),
+  };
+}
+
 export function toolResult(structured: JsonObject): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
 }
