@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { spawn, execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, killAndWait } from '../../helpers/cli';
 import { REPO_ROOT, startTestOwner, tempDir, waitFor, type TestOwner } from '../../helpers/owner';
 import { lockPath, readLock, tokenPath } from '../../../electron/core/app/lock';
@@ -104,9 +104,6 @@ async function fakeOwner(dataDir: string, mcpStatus: number) {
 
 describe('mailroom mcp (stdio bridge)', () => {
   const cleanups: Array<() => Promise<void>> = [];
-  beforeAll(() => {
-    execFileSync(process.execPath, ['scripts/build-cli.mjs'], { cwd: REPO_ROOT });
-  });
   afterEach(async () => {
     for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
   });
