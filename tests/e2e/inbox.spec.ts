@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { test, expect } from './fixtures';
-import { REPO_ROOT } from '../helpers/owner';
 
 test.use({ ownerOptions: { demo: true } });
 
@@ -17,7 +16,7 @@ test('review the demo inbox by keyboard, execute, undo, and capture by drag-and-
   const cards = page.locator('.inbox-item');
   await expect(cards).toHaveCount(listed.length);
   await expect(page.getByText('x execute accepted', { exact: false })).toBeVisible();
-  await app.screenshot({ path: path.join(REPO_ROOT, 'docs/figures/inbox.png'), fullPage: false });
+  await app.screenshot({ path: test.info().outputPath('inbox.png'), fullPage: false });
 
   // The first item: edit its destination (folder autocomplete from the vault), then accept the rest by keyboard.
   const first = listed[0];
@@ -37,7 +36,7 @@ test('review the demo inbox by keyboard, execute, undo, and capture by drag-and-
   await app.keyboard.press('k');
   await expect(cards.nth(listed.length - 2)).toHaveAttribute('data-current', 'true');
   await expect(page.locator('.inbox-decided')).toHaveCount(listed.length);
-  await app.screenshot({ path: path.join(REPO_ROOT, 'docs/figures/inbox-accepted.png') });
+  await app.screenshot({ path: test.info().outputPath('inbox-accepted.png') });
   await app.keyboard.press('x');
 
   await expect(page.getByText('Inbox zero')).toBeVisible();
