@@ -96,7 +96,7 @@ export function parseHandshake(text: string): { ok: true; protocol: string; vers
     return { ok: false, error: `Requested protocol '${v.protocol.slice(0, 100)}' is not available; use 'json'.` };
   }
   if (v.version !== undefined && v.version !== 1) {
-    return { ok: false, error: `Protocol version '${String(v.version).slice(0, 20)}' is not supported; use 1.` };
+    return { ok: false, error: `Protocol version '${String(v.version).slice(0, 20)}' is not supported; use {"protocol":"json","version":1}.` };
   }
   return { ok: true, protocol: v.protocol, version: 1 };
 }
