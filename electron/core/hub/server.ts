@@ -28,6 +28,8 @@ interface Conn {
 
 /** Largest message (and largest unterminated record) a connection may send: 1 MiB. */
 export const HUB_MAX_MESSAGE_BYTES = 1024 * 1024;
+/** Negotiated connection tokens not yet spent by a WebSocket. */
+const MAX_PENDING_TOKENS = 1_000;
 
 export interface HubOptions {
   log: Logger;
@@ -153,6 +155,8 @@ export function createHub(opts: HubOptions): Hub {
     handleNegotiate(_req, res) {
       const connectionId = crypto.randomUUID();
       const connectionToken = crypto.randomBytes(16).toString('base64url');
+      // Bounded: a client looping on negotiate cannot grow the map past the cap (oldest tokens go first).
+      if (pendingTokens.size >= MAX_PENDING_TOKENS) pendingTokens.delete(pendingTokens.keys().next().value as string);
       pendingTokens.set(connectionToken, Date.now() + 60_000);
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
       res.end(

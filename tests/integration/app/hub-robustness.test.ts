@@ -136,4 +136,26 @@ describe('the hub survives malformed records', () => {
     expect(((await hub.invoke('Ping', null, 'x', 1e308)) as { now: string }).now).toBeTruthy();
     h.ws.close();
   });
+
+  it('keeps at most 1,000 unspent negotiate tokens (the oldest expire first)', async () => {
+    const negotiate = async () => {
+      const r = await fetch(`${owner.url}/hubs/mailbox/negotiate?negotiateVersion=1`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}` } });
+      return ((await r.json()) as { connectionToken: string }).connectionToken;
+    };
+    const first = await negotiate();
+    for (let i = 0; i < 1_000; i++) await negotiate();
+    const last = await negotiate();
+    const status = (id: string) =>
+      new Promise<number>((resolve) => {
+        const ws = new WebSocket(`ws://127.0.0.1:${owner.http.port}/hubs/mailbox?id=${id}&access_token=${owner.token}`);
+        ws.on('error', () => undefined);
+        ws.on('unexpected-response', (_q, res) => resolve(res.statusCode ?? 0));
+        ws.on('open', () => {
+          ws.close();
+          resolve(101);
+        });
+      });
+    expect(await status(first)).toBe(404);
+    expect(await status(last)).toBe(101);
+  });
 });
