@@ -40,7 +40,13 @@ export function cookieOf(req: IncomingMessage, name: string): string | undefined
   if (!raw) return undefined;
   for (const part of raw.split(';')) {
     const [k, ...v] = part.trim().split('=');
-    if (k === name) return decodeURIComponent(v.join('='));
+    if (k !== name) continue;
+    // A malformed cookie is just not our token; never let it throw.
+    try {
+      return decodeURIComponent(v.join('='));
+    } catch {
+      return undefined;
+    }
   }
   return undefined;
 }

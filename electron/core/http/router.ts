@@ -3,6 +3,7 @@ import { MailroomError, statusOf, toErrorShape } from '../common/errors';
 import { ErrorCode } from '../../../shared/errors';
 import { RawResponse, type RouteDef } from '../common/types';
 import type { Logger } from '../common/log';
+import { clientErrorOf, decodePathPart } from './errors';
 
 interface Compiled {
   def: RouteDef;
@@ -60,8 +61,8 @@ export function createApiRouter(routes: RouteDef[], log: Logger) {
       pathMatched = true;
       if (c.def.method !== method) continue;
       const params: Record<string, string> = {};
-      c.keys.forEach((k, i) => (params[k] = decodeURIComponent(m[i + 1])));
       try {
+        c.keys.forEach((k, i) => (params[k] = decodePathPart(m[i + 1], `The path segment '${m[i + 1].slice(0, 200)}'`)));
         let body: unknown = undefined;
         if (method !== 'GET' && method !== 'DELETE') {
           const raw = await readBody(req, c.def.maxBytes ?? (c.def.rawBody ? 512 * 1024 * 1024 : 1024 * 1024));
@@ -83,10 +84,11 @@ export function createApiRouter(routes: RouteDef[], log: Logger) {
         } else {
           sendJson(res, method === 'POST' ? 200 : 200, result);
         }
-      } catch (e) {
+      } catch (caught) {
+        const e = clientErrorOf(caught);
         if (statusOf(e) >= 500) log.error('api route failed', { path: url.pathname, error: String(e), stack: (e as Error).stack });
         if (!res.headersSent) sendError(res, e);
-        else res.end();
+        else res.destroy();
       }
       return;
     }

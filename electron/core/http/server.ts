@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { MailroomError } from '../common/errors';
+import { MailroomError, statusOf } from '../common/errors';
 import type { Logger } from '../common/log';
 import type { RouteDef } from '../common/types';
 import { ErrorCode } from '../../../shared/errors';
@@ -10,6 +10,7 @@ import type { Hub } from '../hub';
 import { createMcpHttpHandler, type McpSurface } from '../mcp';
 import { bearerOf, checkHostAndOrigin, contentSecurityPolicy, cookieOf, TOKEN_COOKIE, tokensEqual } from './guard';
 import { createApiRouter, sendError, sendJson } from './router';
+import { clientErrorOf, parseTarget } from './errors';
 import { serveStatic } from './static';
 
 export interface HttpServerOptions {
@@ -34,6 +35,16 @@ const SECURITY_HEADERS = {
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
 };
+
+/** Writes a last answer on a raw socket and destroys it once flushed (or after 5 s if the peer never reads). */
+function endAndDestroy(socket: Duplex, text: string): void {
+  const timer = setTimeout(() => socket.destroy(), 5_000);
+  timer.unref();
+  socket.end(text, () => {
+    clearTimeout(timer);
+    socket.destroy();
+  });
+}
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
@@ -68,9 +79,10 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
     (allowCookie && tokensEqual(cookieOf(req, TOKEN_COOKIE), token));
 
   const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
     const guard = checkHostAndOrigin(req, port);
     if (!guard.ok) return sendError(res, new MailroomError(ErrorCode.forbidden, guard.why, undefined, 403));
+    const url = parseTarget(req.url, port);
+    if (!url) return sendError(res, new MailroomError(ErrorCode.invalidArgument, 'The request target is not a valid URL path.'));
 
     const isHub = url.pathname === HUB_PATH || url.pathname.startsWith(HUB_PATH + '/');
     const isApi = url.pathname.startsWith('/api/');
@@ -90,40 +102,62 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
       return sendError(res, new MailroomError(ErrorCode.unauthorized, 'Missing or wrong token. Send Authorization: Bearer <token> (the token is in <data-dir>/token).', undefined, 401));
     }
 
+    if (isApi) return await api(req, res, url);
+    if (isMcp) {
+      const body = req.method === 'POST' ? await readJson(req) : undefined;
+      return await mcp.handle(req, res, body);
+    }
+    if (isHub) {
+      if (url.pathname === `${HUB_PATH}/negotiate` && req.method === 'POST') return hub.handleNegotiate(req, res);
+      return sendJson(res, 400, { code: 'invalid_argument', message: 'Connect to the hub with a SignalR client (negotiate, then WebSocket).' });
+    }
+    if (!opts.staticDir) return sendError(res, new MailroomError(ErrorCode.notFound, 'No UI in this mode.', undefined, 404));
+    serveStatic(opts.staticDir, url.pathname, res, { ...SECURITY_HEADERS, 'content-security-policy': contentSecurityPolicy(port) });
+  };
+
+  /** The last resort for one request: it fails alone (500 `internal` if nothing was sent yet), the owner keeps serving. */
+  const failRequest = (req: IncomingMessage, res: ServerResponse, e: unknown) => {
+    if (statusOf(e) >= 500) log.error('request failed', { method: req.method, target: String(req.url).slice(0, 300), error: String(e), stack: (e as Error)?.stack });
     try {
-      if (isApi) return await api(req, res, url);
-      if (isMcp) {
-        const body = req.method === 'POST' ? await readJson(req) : undefined;
-        return await mcp.handle(req, res, body);
-      }
-      if (isHub) {
-        if (url.pathname === `${HUB_PATH}/negotiate` && req.method === 'POST') return hub.handleNegotiate(req, res);
-        return sendJson(res, 400, { code: 'invalid_argument', message: 'Connect to the hub with a SignalR client (negotiate, then WebSocket).' });
-      }
-      if (!opts.staticDir) return sendError(res, new MailroomError(ErrorCode.notFound, 'No UI in this mode.', undefined, 404));
-      serveStatic(opts.staticDir, url.pathname, res, { ...SECURITY_HEADERS, 'content-security-policy': contentSecurityPolicy(port) });
-    } catch (e) {
       if (!res.headersSent) sendError(res, e);
-      else res.end();
+      else res.destroy();
+    } catch {
+      res.destroy();
     }
   };
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-    const reject = (status: number, text: string) => {
-      socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${text}\r\n`);
-    };
-    if (!checkHostAndOrigin(req, port).ok) return reject(403, 'Forbidden');
-    if (url.pathname !== HUB_PATH) return reject(404, 'Not Found');
-    if (!isAuthorized(req, url, false, true)) return reject(401, 'Unauthorized');
-    hub.handleUpgrade(req, socket, head);
+    // Upgraded sockets have no HTTP-server error handling: a reset must not become an uncaught exception.
+    socket.on('error', (e) => log.debug('upgrade socket error', { error: String(e) }));
+    const reject = (status: number, text: string) =>
+      endAndDestroy(socket, `HTTP/1.1 ${status} ${text}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${text}\r\n`);
+    try {
+      if (!checkHostAndOrigin(req, port).ok) return reject(403, 'Forbidden');
+      const url = parseTarget(req.url, port);
+      if (!url) return reject(400, 'Bad Request');
+      if (url.pathname !== HUB_PATH) return reject(404, 'Not Found');
+      if (!isAuthorized(req, url, false, true)) return reject(401, 'Unauthorized');
+      hub.handleUpgrade(req, socket, head);
+    } catch (e) {
+      // The last resort for one connection: close it with an error, log, keep serving.
+      log.error('upgrade failed', { target: String(req.url).slice(0, 300), error: String(e), stack: (e as Error)?.stack });
+      if (socket.writable) reject(500, 'Internal Server Error');
+      else socket.destroy();
+    }
   };
 
   const server = http.createServer((req, res) => {
-    onRequest(req, res).catch((e) => {
-      log.error('request failed', { error: String(e) });
-      if (!res.headersSent) sendError(res, e);
-    });
+    onRequest(req, res).catch((e) => failRequest(req, res, clientErrorOf(e)));
+  });
+  // Malformed HTTP (bad request line, oversized headers …): a plain 400 and the socket is gone.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    log.debug('malformed http request', { error: String(err), code: err.code });
+    // Like Node's default: answer only if nothing of a response went out on this socket yet.
+    if (err.code !== 'ECONNRESET' && socket.writable && (socket as Socket).bytesWritten === 0) {
+      const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+      const body = JSON.stringify({ code: ErrorCode.invalidArgument, message: 'Malformed HTTP request.' });
+      endAndDestroy(socket, `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    } else socket.destroy();
   });
   server.on('upgrade', onUpgrade);
   server.keepAliveTimeout = 5_000;

@@ -6,7 +6,7 @@ import type { Logger } from '../common/log';
 import type { HubBroadcaster, HubMethodHandler } from '../common/types';
 import { toErrorShape } from '../common/errors';
 import { HubMethod } from '../../../shared/api';
-import { MessageType, frame, splitRecords, type HubMessage } from './protocol';
+import { MessageType, RecordReader, RecordTooLargeError, frame, parseHandshake, parseMessage, type HubMessage } from './protocol';
 
 export interface Hub extends HubBroadcaster {
   register(name: string, handler: HubMethodHandler): void;
@@ -23,13 +23,20 @@ interface Conn {
   id: string;
   ws: WebSocket;
   handshaken: boolean;
-  buffer: string;
+  reader: RecordReader;
 }
+
+/** Largest message (and largest unterminated record) a connection may send: 1 MiB. */
+export const HUB_MAX_MESSAGE_BYTES = 1024 * 1024;
+/** Negotiated connection tokens not yet spent by a WebSocket. */
+const MAX_PENDING_TOKENS = 1_000;
 
 export interface HubOptions {
   log: Logger;
   /** Keep-alive ping interval (the client times out after 30 s of silence). */
   keepAliveMs?: number;
+  /** Limit for one frame and for a record not yet terminated by 0x1e (default 1 MiB). */
+  maxMessageBytes?: number;
 }
 
 /**
@@ -43,7 +50,8 @@ export function createHub(opts: HubOptions): Hub {
   const conns = new Map<string, Conn>();
   /** connectionToken → expiry, issued by negotiate and spent by the WebSocket. */
   const pendingTokens = new Map<string, number>();
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  const maxMessageBytes = opts.maxMessageBytes ?? HUB_MAX_MESSAGE_BYTES;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes });
   let stopped = false;
 
   methods.set(HubMethod.ping, () => ({ now: new Date().toISOString() }));
@@ -65,7 +73,7 @@ export function createHub(opts: HubOptions): Hub {
       if (msg.invocationId !== undefined) send(c, { type: MessageType.Completion, invocationId: msg.invocationId, ...body });
     };
     if (!handler) {
-      reply({ error: JSON.stringify({ code: 'method_not_found', message: `Unknown hub method '${msg.target}'.` }) });
+      reply({ error: JSON.stringify({ code: 'method_not_found', message: `Unknown hub method '${msg.target.slice(0, 200)}'.` }) });
       return;
     }
     try {
@@ -78,47 +86,58 @@ export function createHub(opts: HubOptions): Hub {
     }
   }
 
+  /** Ends a connection for a protocol violation: a Close message the client can read, then the close frame. */
+  function fail(c: Conn, wsCode: number, error: string) {
+    log.warn('hub connection closed', { connectionId: c.id, code: wsCode, error });
+    if (c.ws.readyState === WebSocket.OPEN) {
+      if (c.handshaken) send(c, { type: MessageType.Close, error, allowReconnect: false });
+      else c.ws.send(frame({ error }));
+      // A close reason is at most 123 bytes: keep it short and ASCII.
+      c.ws.close(wsCode, error.replace(/[^\x20-\x7e]/g, '?').slice(0, 120));
+    }
+  }
+
   function onRecord(c: Conn, text: string) {
+    if (c.ws.readyState !== WebSocket.OPEN) return;
     if (!c.handshaken) {
-      let hs: { protocol?: string; version?: number };
-      try {
-        hs = JSON.parse(text);
-      } catch {
-        hs = {};
-      }
-      if (hs.protocol !== 'json') {
-        c.ws.send(frame({ error: `Requested protocol '${hs.protocol}' is not available; use 'json'.` }));
-        c.ws.close(1002);
-        return;
-      }
+      const hs = parseHandshake(text);
+      if (!hs.ok) return fail(c, 1002, hs.error);
       c.handshaken = true;
       c.ws.send(frame({}));
       return;
     }
-    let msg: HubMessage;
-    try {
-      msg = JSON.parse(text) as HubMessage;
-    } catch {
-      send(c, { type: MessageType.Close, error: 'Malformed message: not JSON.', allowReconnect: false });
-      c.ws.close(1003);
-      return;
-    }
+    const parsed = parseMessage(text);
+    if (!parsed.ok) return fail(c, parsed.error.includes('not JSON') ? 1003 : 1002, parsed.error);
+    const msg = parsed.msg;
     switch (msg.type) {
       case MessageType.Invocation:
-        void onInvocation(c, msg as Extract<HubMessage, { type: 1 }>);
+        onInvocation(c, msg as Extract<HubMessage, { type: 1 }>).catch((e) => {
+          log.error('hub invocation failed', { connectionId: c.id, error: String(e), stack: (e as Error).stack });
+        });
         break;
-      case MessageType.StreamInvocation:
-        if (msg.invocationId) send(c, { type: MessageType.Completion, invocationId: msg.invocationId, error: 'Streaming methods are not supported by this hub.' });
+      case MessageType.StreamInvocation: {
+        const id = (msg as { invocationId?: string }).invocationId;
+        if (id) send(c, { type: MessageType.Completion, invocationId: id, error: 'Streaming methods are not supported by this hub.' });
         break;
-      case MessageType.Ping:
-      case MessageType.CancelInvocation:
-      case MessageType.StreamItem:
-        break;
+      }
       case MessageType.Close:
         c.ws.close(1000);
         break;
       default:
+        // Ping, CancelInvocation, StreamItem, Completion and newer types need no answer.
         break;
+    }
+  }
+
+  /** One frame from a client; nothing in it may throw past here. */
+  function onFrame(c: Conn, data: RawData) {
+    try {
+      const chunk = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+      for (const r of c.reader.push(chunk)) onRecord(c, r);
+    } catch (e) {
+      if (e instanceof RecordTooLargeError) return fail(c, 1009, e.message);
+      log.error('hub connection failed', { connectionId: c.id, error: String(e), stack: (e as Error).stack });
+      fail(c, 1011, 'Internal error in the hub; reconnect.');
     }
   }
 
@@ -136,6 +155,8 @@ export function createHub(opts: HubOptions): Hub {
     handleNegotiate(_req, res) {
       const connectionId = crypto.randomUUID();
       const connectionToken = crypto.randomBytes(16).toString('base64url');
+      // Bounded: a client looping on negotiate cannot grow the map past the cap (oldest tokens go first).
+      if (pendingTokens.size >= MAX_PENDING_TOKENS) pendingTokens.delete(pendingTokens.keys().next().value as string);
       pendingTokens.set(connectionToken, Date.now() + 60_000);
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
       res.end(
@@ -152,8 +173,13 @@ export function createHub(opts: HubOptions): Hub {
         socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
         return;
       }
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      const id = url.searchParams.get('id');
+      let id: string | null = null;
+      try {
+        id = new URL(req.url ?? '/', 'http://localhost').searchParams.get('id');
+      } catch {
+        socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nMalformed request target.\r\n');
+        return;
+      }
       // A client that skipped negotiation has no id; one that negotiated must present a live token.
       if (id !== null) {
         if (!pendingTokens.has(id)) {
@@ -163,14 +189,9 @@ export function createHub(opts: HubOptions): Hub {
         pendingTokens.delete(id);
       }
       wss.handleUpgrade(req, socket, head, (ws) => {
-        const c: Conn = { id: id ?? crypto.randomUUID(), ws, handshaken: false, buffer: '' };
+        const c: Conn = { id: id ?? crypto.randomUUID(), ws, handshaken: false, reader: new RecordReader(maxMessageBytes) };
         conns.set(c.id, c);
-        ws.on('message', (data: RawData) => {
-          c.buffer += data.toString();
-          const { records, rest } = splitRecords(c.buffer);
-          c.buffer = rest;
-          for (const r of records) onRecord(c, r);
-        });
+        ws.on('message', (data: RawData) => onFrame(c, data));
         ws.on('close', () => conns.delete(c.id));
         ws.on('error', (e) => log.warn('hub socket error', { error: String(e) }));
       });
