@@ -2,7 +2,7 @@ import type { Config } from '../app/config';
 import { createCore, type Core } from '../app/core';
 import { findOwner } from '../app/lock';
 import { MailroomError } from '../common/errors';
-import { isErrorShape } from '../../../shared/errors';
+import { ErrorCode, isErrorShape } from '../../../shared/errors';
 import { silentLogger } from '../common/log';
 import type { RouteDef } from '../common/types';
 import { RawResponse } from '../common/types';
@@ -30,7 +30,13 @@ function matchRoute(routes: RouteDef[], method: string, pathname: string): { def
         '/?$',
     );
     const m = re.exec(pathname);
-    if (m) return { def, params: Object.fromEntries(keys.map((k, i) => [k, decodeURIComponent(m[i + 1])])) };
+    if (m) {
+      try {
+        return { def, params: Object.fromEntries(keys.map((k, i) => [k, decodeURIComponent(m[i + 1] ?? '')])) };
+      } catch {
+        throw new MailroomError(ErrorCode.invalidArgument, `The path ${pathname} has malformed percent-encoding (a '%' must be followed by two hex digits forming UTF-8).`);
+      }
+    }
   }
   return undefined;
 }

@@ -38,8 +38,28 @@ export const invalidArgument = (message: string, details?: Record<string, unknow
 export const notFound = (message: string, details?: Record<string, unknown>, code: string = ErrorCode.notFound) =>
   new MailroomError(code, message, details, 404);
 
+/** Why a request's own input made the file system refuse: a 400 the caller can act on. */
+const FS_INPUT_ERRORS: Record<string, string> = {
+  ENAMETOOLONG: 'A file or folder name is too long for the file system (at most 255 bytes per name). Use a shorter name.',
+  EILSEQ: 'A file or folder name contains characters the file system does not accept. Use a different name.',
+};
+
+/**
+ * Errors a caller's input can cause deep inside a domain (a folder name the file system rejects)
+ * become `invalid_argument` on every surface (REST, MCP, hub); everything else passes through.
+ */
+export function clientErrorOf(err: unknown): unknown {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (!(err instanceof MailroomError) && typeof code === 'string' && code in FS_INPUT_ERRORS) {
+    const syscall = (err as NodeJS.ErrnoException).syscall;
+    return new MailroomError(ErrorCode.invalidArgument, FS_INPUT_ERRORS[code]!, { errno: code, ...(syscall ? { syscall } : {}) });
+  }
+  return err;
+}
+
 /** Turns anything thrown into the wire shape; unknown errors become `internal` without stack traces. */
-export function toErrorShape(err: unknown): ErrorShape {
+export function toErrorShape(thrown: unknown): ErrorShape {
+  const err = clientErrorOf(thrown);
   if (err instanceof MailroomError) return err.toJSON();
   if (err && typeof err === 'object' && 'issues' in err && Array.isArray((err as { issues: unknown[] }).issues)) {
     // zod error
@@ -54,7 +74,8 @@ export function toErrorShape(err: unknown): ErrorShape {
   return { code: ErrorCode.internal, message: `Internal error: ${message}. See the log in the data dir.` };
 }
 
-export function statusOf(err: unknown): number {
+export function statusOf(thrown: unknown): number {
+  const err = clientErrorOf(thrown);
   if (err instanceof MailroomError) return err.status;
   return toErrorShape(err).code === ErrorCode.invalidArgument ? 400 : 500;
 }

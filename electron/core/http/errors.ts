@@ -1,24 +1,8 @@
 import { MailroomError } from '../common/errors';
 import { ErrorCode } from '../../../shared/errors';
 
-/** Why a request's own input made the file system refuse, as a 400 the caller can act on. */
-const FS_INPUT_ERRORS: Record<string, string> = {
-  ENAMETOOLONG: 'A file or folder name is too long for the file system (at most 255 bytes per name). Use a shorter name.',
-  EILSEQ: 'A file or folder name contains characters the file system does not accept. Use a different name.',
-};
-
-/**
- * Errors a request's input can cause deep inside a domain (a folder name the file system
- * rejects) become `invalid_argument`; everything else passes through unchanged.
- */
-export function clientErrorOf(err: unknown): unknown {
-  const code = (err as NodeJS.ErrnoException | null)?.code;
-  if (!(err instanceof MailroomError) && typeof code === 'string' && code in FS_INPUT_ERRORS) {
-    const syscall = (err as NodeJS.ErrnoException).syscall;
-    return new MailroomError(ErrorCode.invalidArgument, FS_INPUT_ERRORS[code], { errno: code, ...(syscall ? { syscall } : {}) });
-  }
-  return err;
-}
+/** Kept here for the HTTP layer's callers; the mapping lives in common/errors (every surface uses it). */
+export { clientErrorOf } from '../common/errors';
 
 /** decodeURIComponent that reports malformed percent-encoding as a 400 instead of throwing URIError. */
 export function decodePathPart(part: string, what = 'The request path'): string {

@@ -24,6 +24,8 @@ interface Conn {
   ws: WebSocket;
   handshaken: boolean;
   reader: RecordReader;
+  /** When the WebSocket opened: a connection that never completes the handshake is closed. */
+  openedAt: number;
 }
 
 /** Largest message (and largest unterminated record) a connection may send: 1 MiB. */
@@ -37,6 +39,8 @@ export interface HubOptions {
   keepAliveMs?: number;
   /** Limit for one frame and for a record not yet terminated by 0x1e (default 1 MiB). */
   maxMessageBytes?: number;
+  /** A connection with no handshake after this long is closed (default 15 s, as ASP.NET Core does). */
+  handshakeTimeoutMs?: number;
 }
 
 /**
@@ -60,9 +64,13 @@ export function createHub(opts: HubOptions): Hub {
     if (c.ws.readyState === WebSocket.OPEN) c.ws.send(frame(msg));
   };
 
+  const handshakeTimeoutMs = opts.handshakeTimeoutMs ?? 15_000;
   const keepAlive = setInterval(() => {
-    for (const c of conns.values()) if (c.handshaken) send(c, { type: MessageType.Ping });
     const now = Date.now();
+    for (const c of conns.values()) {
+      if (c.handshaken) send(c, { type: MessageType.Ping });
+      else if (now - c.openedAt >= handshakeTimeoutMs) fail(c, 1002, 'No handshake received in time.');
+    }
     for (const [t, exp] of pendingTokens) if (exp < now) pendingTokens.delete(t);
   }, opts.keepAliveMs ?? 15_000);
   keepAlive.unref();
@@ -189,7 +197,7 @@ export function createHub(opts: HubOptions): Hub {
         pendingTokens.delete(id);
       }
       wss.handleUpgrade(req, socket, head, (ws) => {
-        const c: Conn = { id: id ?? crypto.randomUUID(), ws, handshaken: false, reader: new RecordReader(maxMessageBytes) };
+        const c: Conn = { id: id ?? crypto.randomUUID(), ws, handshaken: false, reader: new RecordReader(maxMessageBytes), openedAt: Date.now() };
         conns.set(c.id, c);
         ws.on('message', (data: RawData) => onFrame(c, data));
         ws.on('close', () => conns.delete(c.id));
