@@ -47,6 +47,7 @@ describe('vault reads never follow symlinks out of the vault nor return hidden f
       'secret.yaml': `intents: [ ${SECRET}\n`,
       'secret.json': `${SECRET} not json`,
       'sub/deep.md': `# Deep\nzanzibar ${SECRET}\n`,
+      'rules.md': `# Inbox rules\n\n- anything about tea → ${SECRET}/\n- ${SECRET} cannot be parsed ???\n`,
     });
     vault = tempDir('mailroom-vault-');
     writeFiles(vault, {
@@ -64,6 +65,9 @@ describe('vault reads never follow symlinks out of the vault nor return hidden f
     fs.symlinkSync(path.join(outside, 'sub'), path.join(vault, 'notes/linkdir'));
     fs.symlinkSync('../.env.md', path.join(vault, 'notes/env.md'));
     fs.symlinkSync('real.md', path.join(vault, 'notes/alias.md'));
+    writeFiles(vault, { 'inbox/idea.md': '# Idea\nA visible inbox item about tea\n' });
+    fs.symlinkSync(path.join(outside, 'secret.md'), path.join(vault, 'inbox/leak.md'));
+    fs.symlinkSync(path.join(outside, 'rules.md'), path.join(vault, '_brain_config/inbox_rules.md'));
     fs.symlinkSync(path.join(outside, 'secret.yaml'), path.join(vault, '_brain_config/mail/taxonomies/leak.yaml'));
     fs.symlinkSync(path.join(outside, 'secret.json'), path.join(vault, '_brain_config/mail/schemas/leak.json'));
     owner = await startTestOwner({ vaultDir: vault });
@@ -115,6 +119,16 @@ describe('vault reads never follow symlinks out of the vault nor return hidden f
     expect(leaks(after)).toEqual([]);
     expect(leaks(await search(SECRET))).toEqual([]);
     expect(leaks(await search(ENV_SECRET))).toEqual([]);
+  });
+
+  it('inbox_analyze lists and reads no outside symlink, and does not load rules through one', async () => {
+    const all = await callTool<{ items: Array<{ path: string }>; rules_loaded: unknown }>(client, 'inbox_analyze', {});
+    expect(all.items.map((i) => i.path)).toEqual(['inbox/idea.md']);
+    expect(all.rules_loaded).toBe(false);
+    expect(leaks(all)).toEqual([]);
+    const direct = await callToolError(client, 'inbox_analyze', { paths: ['inbox/leak.md'] });
+    expect(direct.code).toBe('path_outside_vault');
+    expect(leaks(direct)).toEqual([]);
   });
 
   it('search_memory never returns a memory/*.md symlink to a file outside the vault', async () => {
