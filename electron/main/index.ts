@@ -3,6 +3,7 @@ import { app, ipcMain, Menu, nativeImage, Tray, type BrowserWindow } from 'elect
 import { resolveConfig } from '../core/app/config';
 import { defaultStaticDir, OwnerRunningError, startOwner, type Owner } from '../core/app/owner';
 import { electronPlatform } from './platform';
+import { installAppGuards, trustedIpcSender } from './guards';
 import { preloadPath, secureWindow } from './windows';
 
 // The Electron shell: lifecycle, tray, windows, native powers. All logic lives in electron/core.
@@ -24,7 +25,11 @@ if (!app.requestSingleInstanceLock()) {
   app.on('window-all-closed', () => {
     /* stay in the tray */
   });
-  void app.whenReady().then(start);
+  void app.whenReady().then(() => {
+    // Before any window or session exists: permissions, navigation, new windows, spellchecker.
+    installAppGuards(() => (owner ? new URL(owner.url).origin : undefined));
+    return start();
+  });
 }
 
 async function start() {
@@ -42,8 +47,18 @@ async function start() {
     }
     throw e;
   }
-  ipcMain.on('mailroom:notify', (_e, title: string, body: string) => owner?.core.ctx.platform.notify({ title, body }));
+  const origin = new URL(owner.url).origin;
+  ipcMain.on('mailroom:notify', (event, title: unknown, body: unknown) => {
+    if (!trustedIpcSender(event, origin)) return;
+    void owner?.core.ctx.platform.notify({ title: String(title), body: String(body) });
+  });
+  // The token goes only to the top frame of our own window showing our own origin.
   ipcMain.on('mailroom:bridge', (event) => {
+    if (!trustedIpcSender(event, origin)) {
+      owner?.core.log.warn('refused the token to an IPC sender that is not our window', { frame: event.senderFrame?.url ?? null });
+      event.returnValue = null;
+      return;
+    }
     event.returnValue = { baseUrl: owner!.url, token: owner!.token };
   });
   tray = new Tray(nativeImage.createFromPath(path.join(config.appRoot, 'resources', 'tray.png')));

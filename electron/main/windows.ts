@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { BrowserWindow, shell, session } from 'electron';
+import { BrowserWindow, session } from 'electron';
+import { registerOwnWebContents } from './guards';
 
 export interface WindowTarget {
   url: string;
@@ -7,7 +8,7 @@ export interface WindowTarget {
   preload: string;
 }
 
-/** Every window: isolated, sandboxed, no Node, navigation pinned to our own origin. */
+/** Every window: isolated, sandboxed, no Node, no spellchecker; navigation pinned to our origin by guards.ts. */
 export function secureWindow(target: WindowTarget, opts: Electron.BrowserWindowConstructorOptions, hash = ''): BrowserWindow {
   const win = new BrowserWindow({
     ...opts,
@@ -18,17 +19,15 @@ export function secureWindow(target: WindowTarget, opts: Electron.BrowserWindowC
       sandbox: true,
       nodeIntegration: false,
       webSecurity: true,
-      spellcheck: true,
+      // No spellchecker: Chromium would download dictionaries from Google.
+      spellcheck: false,
+      webviewTag: false,
+      nodeIntegrationInSubFrames: false,
     },
   });
-  const origin = new URL(target.url).origin;
-  win.webContents.on('will-navigate', (e, url) => {
-    if (new URL(url).origin !== origin) e.preventDefault();
-  });
-  win.webContents.setWindowOpenHandler(({ url }) => {
-    if (/^https?:\/\//.test(url) && new URL(url).origin !== origin) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
+  // Navigation, new windows, webviews and permissions are guarded app-wide (guards.ts); only
+  // registered windows get the token over IPC.
+  registerOwnWebContents(win.webContents);
   win.once('ready-to-show', () => win.show());
   void session.defaultSession.cookies
     .set({ url: target.url, name: 'mailroom_token', value: target.token, httpOnly: true, sameSite: 'strict' })

@@ -3,7 +3,8 @@ import { contextBridge, ipcRenderer, webUtils } from 'electron';
 type DroppedFile = Parameters<typeof webUtils.getPathForFile>[0];
 
 // The renderer's only window to the native side: where the owner is, and two native powers.
-const bridge = ipcRenderer.sendSync('mailroom:bridge') as { baseUrl: string; token: string };
+// The main process answers null when this frame is not our own window on our own origin.
+const bridge = (ipcRenderer.sendSync('mailroom:bridge') as { baseUrl: string; token: string } | null) ?? { baseUrl: '', token: '' };
 
 contextBridge.exposeInMainWorld('mailroom', {
   baseUrl: bridge.baseUrl,

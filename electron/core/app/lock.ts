@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ensurePrivateDir } from '../common/fs';
 
 /** `<data-dir>/mailroom.lock`: who owns this data dir and where it listens. */
 export interface LockInfo {
@@ -35,7 +36,7 @@ export function pidAlive(pid: number): boolean {
 /** The token every request must carry; created once with mode 0600. */
 export function ensureToken(dataDir: string): string {
   const file = tokenPath(dataDir);
-  fs.mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   try {
     const t = fs.readFileSync(file, 'utf8').trim();
     if (t.length >= 32) return t;
@@ -66,7 +67,7 @@ function writeAtomic(file: string, text: string) {
  * dead process is taken over; a short takeover mutex keeps two contenders from both winning.
  */
 export function tryAcquireLock(dataDir: string): boolean {
-  fs.mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   const file = lockPath(dataDir);
   const mine: LockInfo = { pid: process.pid, port: 0, started: new Date().toISOString() };
   for (let attempt = 0; attempt < 3; attempt++) {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createLogger, type Logger } from '../common/log';
+import { ensurePrivateDir, tightenTree } from '../common/fs';
 import { MailroomError } from '../common/errors';
 import { startHttpServer, type RunningHttpServer } from '../http';
 import { createMcpSurface } from '../mcp';
@@ -39,7 +40,9 @@ export function defaultStaticDir(appRoot: string): string | undefined {
  * publishes the port. Throws OwnerRunningError when another live process owns it.
  */
 export async function startOwner(config: Config, opts: OwnerOptions = {}): Promise<Owner> {
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  // 0700 whatever the umask; a data dir from an older version (0755, files 0644) is tightened.
+  ensurePrivateDir(config.dataDir);
+  tightenTree(config.dataDir);
   if (!tryAcquireLock(config.dataDir)) {
     const running = await findOwner(config.dataDir);
     if (running) throw new OwnerRunningError(running);

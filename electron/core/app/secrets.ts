@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ensurePrivateDir } from '../common/fs';
 import type { SecretBox } from '../common/types';
 
 const PREFIX = 'mrs1:';
@@ -15,7 +16,7 @@ export function keyFileSecretBox(dataDir: string): SecretBox {
   if (fs.existsSync(file)) {
     key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
   } else {
-    fs.mkdirSync(dataDir, { recursive: true });
+    ensurePrivateDir(dataDir);
     key = crypto.randomBytes(32);
     fs.writeFileSync(file, key.toString('base64'), { mode: 0o600, flag: 'wx' });
   }

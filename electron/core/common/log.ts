@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { ensurePrivateDir } from './fs';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -38,8 +39,14 @@ export function createLogger(opts: LoggerOptions = {}, scope = 'mailroom'): Logg
   const level = opts.level ?? ((process.env.MAILROOM_LOG_LEVEL as LogLevel | undefined) ?? 'info');
   let fd: number | undefined;
   if (opts.file) {
-    fs.mkdirSync(path.dirname(opts.file), { recursive: true });
+    // logs/ and its files are the user's only (0700 / 0600), whatever the umask or an older version left.
+    ensurePrivateDir(path.dirname(opts.file));
     fd = fs.openSync(opts.file, 'a', 0o600);
+    try {
+      fs.fchmodSync(fd, 0o600);
+    } catch {
+      /* a platform without POSIX modes */
+    }
   }
   const state = { fd, closed: false };
   const make = (s: string): Logger => {

@@ -2,6 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MailroomError } from '../common/errors';
+import { ensurePrivateFile } from '../common/fs';
+
+const DB_SIDE_FILES = ['-wal', '-shm', '-journal'];
 
 export interface Migration {
   /** 1, 2, 3 … — PRAGMA user_version after it ran. */
@@ -18,13 +21,21 @@ export interface OpenOptions {
 
 /** Opens a SQLite file with WAL, foreign keys and a busy timeout, and migrates it. */
 export function openDatabase(file: string, opts: OpenOptions = {}): Database.Database {
-  if (!opts.readonly) fs.mkdirSync(path.dirname(file), { recursive: true });
+  const onDisk = !opts.readonly && file !== ':memory:' && file !== '';
+  if (onDisk) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    // The DBs hold mail, memories and messages: 0600 whatever the umask. SQLite creates the
+    // -wal and -shm files with the main file's mode, so the main file is created (or
+    // tightened) first; files left 0644 by older versions are tightened too.
+    ensurePrivateFile(file, DB_SIDE_FILES);
+  }
   const db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
   db.pragma('busy_timeout = 5000');
   if (!opts.readonly) {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
   }
+  if (onDisk) ensurePrivateFile(file, DB_SIDE_FILES);
   db.pragma('foreign_keys = ON');
   if (opts.migrations && !opts.readonly) migrate(db, opts.migrations, file);
   return db;

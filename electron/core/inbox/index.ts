@@ -2,14 +2,13 @@
  * The inbox: rules, analysis (entity resolution through the vault index), execution with a
  * crash-safe journal and undo, and capture (brain_inbox_save, drag-and-drop).
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { invokeTool } from '../common/tool';
 import { MailroomError, notFound } from '../common/errors';
 import type { CoreContext, Domain } from '../common/types';
 import type { Nlp } from '../nlp';
 import { inboxSchema } from '../db/migrations/002_inbox';
-import { atomicWrite, freePath, normalizeRel, sha256, type VaultApi } from '../vault';
+import { atomicWrite, freePath, listVaultFiles, normalizeRel, readVaultFile, sha256, tryReadVaultFile, vaultFileStat, type VaultApi } from '../vault';
 import { HubEvent } from '../../../shared/api';
 import { analyzeOne, INBOX_FOLDER, type AnalysisDetail } from './analyze';
 import { saveItem, type SaveInput, type SaveResult } from './capture';
@@ -69,41 +68,19 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
   let stopped = false;
   const offs: Array<() => void> = [];
 
+  // Rules and inbox items are read under the vault rule (no hidden files, no symlink that
+  // leads outside the vault): a rules file that is such a symlink reads as missing.
   const rules = (): Rules => {
-    const file = path.join(vault.root, RULES_PATH);
-    let key = 'missing';
-    try {
-      const st = fs.statSync(file);
-      key = `${st.mtimeMs}:${st.size}`;
-    } catch {
-      key = 'missing';
-    }
+    const st = vaultFileStat(vault.root, RULES_PATH);
+    const key = st ? `${st.mtimeMs}:${st.size}` : 'missing';
     if (rulesCache?.key === key) return rulesCache.rules;
-    const r = key === 'missing' ? defaultRules() : parseRules(fs.readFileSync(file, 'utf8'));
-    rulesCache = { key, rules: r };
+    const f = st ? tryReadVaultFile(vault.root, RULES_PATH) : undefined;
+    const r = f ? parseRules(f.data.toString('utf8')) : defaultRules();
+    rulesCache = { key: f ? key : 'missing', rules: r };
     return r;
   };
 
-  const inboxFiles = (): string[] => {
-    const dir = path.join(vault.root, INBOX_FOLDER);
-    const out: string[] = [];
-    const walk = (d: string, rel: string) => {
-      let entries: fs.Dirent[];
-      try {
-        entries = fs.readdirSync(d, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const e of entries) {
-        if (e.name.startsWith('.')) continue;
-        const r = `${rel}/${e.name}`;
-        if (e.isDirectory()) walk(path.join(d, e.name), r);
-        else if (e.isFile() && /\.md$/i.test(e.name)) out.push(r);
-      }
-    };
-    walk(dir, INBOX_FOLDER);
-    return out.sort();
-  };
+  const inboxFiles = (): string[] => listVaultFiles(vault.root, INBOX_FOLDER, (r) => /\.md$/i.test(r));
 
   const analyzePaths = async (paths: string[]): Promise<Array<{ detail: AnalysisDetail; hash: string }>> => {
     const r = rules();
@@ -112,8 +89,9 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
     for (const rel of paths) {
       let text: string;
       try {
-        text = fs.readFileSync(vault.resolve(rel), 'utf8');
-      } catch {
+        text = readVaultFile(vault.root, rel).data.toString('utf8');
+      } catch (e) {
+        if (e instanceof MailroomError && e.status !== 404) throw e;
         throw notFound(`No note at ${rel}; inbox items are listed by inbox_analyze without paths.`, { path: rel }, 'note_not_found');
       }
       const detail = await analyzeOne(rel, text, { vault, nlp: deps.nlp, rules: r, now: ctx.clock.now(), taken });
@@ -170,7 +148,9 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
     for (const f of files) {
       let h: string;
       try {
-        h = sha256(fs.readFileSync(path.join(vault.root, f)));
+        const file = tryReadVaultFile(vault.root, f);
+        if (!file) continue;
+        h = sha256(file.data);
       } catch {
         continue;
       }

@@ -3,6 +3,8 @@ import path from 'node:path';
 import YAML from 'yaml';
 import matter from 'gray-matter';
 import { MailroomError, invalidArgument } from '../common/errors';
+import { writeFileAtomic } from '../common/fs';
+import { listVaultFiles, readVaultFile, resolveVaultPath } from '../vault';
 import { DEFAULT_POLICIES, DEFAULT_SCHEMAS, DEFAULT_TAXONOMIES } from './defaults/index';
 
 export const MAIL_CONFIG_DIR = path.join('_brain_config', 'mail');
@@ -41,6 +43,17 @@ function checkId(kind: string, id: string): void {
   if (!ID_RE.test(id) || id.includes('..')) throw invalidArgument(`${kind} id '${id}' must be letters, digits, '_', '-', '.' (no paths).`);
 }
 
+/**
+ * Where a YAML parser stopped (line/column only). Parser messages quote the offending text, and a
+ * config file may be anything (a symlink to a secret): errors never echo file contents.
+ */
+function where(e: unknown): string {
+  const x = e as { linePos?: Array<{ line: number; col: number }>; mark?: { line: number; column: number } };
+  if (x?.linePos?.[0]) return ` (line ${x.linePos[0].line}, column ${x.linePos[0].col})`;
+  if (x?.mark && typeof x.mark.line === 'number') return ` (line ${x.mark.line + 1}, column ${x.mark.column + 1})`;
+  return '';
+}
+
 const strList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : []);
 
 /** Reads the user-editable mail config files from the vault, with built-in defaults as fallback. */
@@ -51,17 +64,31 @@ export class MailConfigFiles {
     return path.join(this.vaultDir, MAIL_CONFIG_DIR, kind);
   }
 
+  private rel(kind: 'taxonomies' | 'schemas' | 'policies', name = '') {
+    return path.posix.join('_brain_config', 'mail', kind, name);
+  }
+
+  /**
+   * A user file under the vault rule (no hidden files, no symlink that leads outside the vault):
+   * such a file is refused with path_outside_vault / path_hidden, never read; an absent one falls
+   * back to the built-in default.
+   */
   private read(kind: 'taxonomies' | 'schemas' | 'policies', id: string, exts: string[], defaults: Record<string, string>): { text: string; file: string } | undefined {
     for (const ext of exts) {
-      const file = path.join(this.dir(kind), id + ext);
-      if (fs.existsSync(file)) return { text: fs.readFileSync(file, 'utf8'), file };
+      const rel = this.rel(kind, id + ext);
+      try {
+        const f = readVaultFile(this.vaultDir, rel, { maxBytes: 1 << 20 });
+        return { text: f.data.toString('utf8'), file: path.join(this.dir(kind), id + ext) };
+      } catch (e) {
+        if (e instanceof MailroomError && e.status === 404) continue;
+        throw e;
+      }
     }
     return defaults[id] !== undefined ? { text: defaults[id], file: `(built-in ${kind}/${id})` } : undefined;
   }
 
   private ids(kind: 'taxonomies' | 'schemas' | 'policies', exts: string[], defaults: Record<string, string>): string[] {
-    const d = this.dir(kind);
-    const mine = fs.existsSync(d) ? fs.readdirSync(d).filter((f) => exts.some((e) => f.endsWith(e))).map((f) => f.replace(/\.[^.]+$/, '')) : [];
+    const mine = listVaultFiles(this.vaultDir, this.rel(kind), (r) => exts.some((e) => r.endsWith(e)), 0).map((r) => path.posix.basename(r).replace(/\.[^.]+$/, ''));
     return [...new Set([...mine, ...Object.keys(defaults)])].sort();
   }
 
@@ -79,7 +106,7 @@ export class MailConfigFiles {
     try {
       doc = (YAML.parse(found.text) ?? {}) as Record<string, unknown>;
     } catch (e) {
-      throw new MailroomError('invalid_config', `${found.file} is not valid YAML: ${(e as Error).message}`, { file: found.file });
+      throw new MailroomError('invalid_config', `${found.file} is not valid YAML${where(e)}; fix the file or remove it to use the built-in one.`, { file: found.file });
     }
     const intents = (Array.isArray(doc.intents) ? doc.intents : []).flatMap((raw: unknown): TaxonomyIntent[] => {
       if (!raw || typeof raw !== 'object') return [];
@@ -113,7 +140,9 @@ export class MailConfigFiles {
       if (!schema || typeof schema !== 'object' || typeof schema.properties !== 'object') throw new Error('it has no "properties"');
       return { schema, file: found.file };
     } catch (e) {
-      throw new MailroomError('invalid_config', `${found.file} is not a usable JSON Schema: ${(e as Error).message}`, { file: found.file });
+      // JSON.parse messages quote the text they choke on: say why without echoing the file.
+      const why = e instanceof SyntaxError ? 'it is not valid JSON' : 'it has no "properties"';
+      throw new MailroomError('invalid_config', `${found.file} is not a usable JSON Schema: ${why}.`, { file: found.file });
     }
   }
 
@@ -130,7 +159,7 @@ export class MailConfigFiles {
       fm = parsed.data as Record<string, unknown>;
       body = parsed.content;
     } catch (e) {
-      throw new MailroomError('invalid_config', `${found.file} has invalid front matter: ${(e as Error).message}`, { file: found.file });
+      throw new MailroomError('invalid_config', `${found.file} has invalid front matter${where(e)}; fix the YAML between the --- lines.`, { file: found.file });
     }
     const approval = fm.approval === 'always' || fm.approval === 'never' ? fm.approval : 'risky';
     return {
@@ -150,11 +179,15 @@ export class MailConfigFiles {
   installDefaults(): string[] {
     const written: string[] = [];
     const put = (kind: 'taxonomies' | 'schemas' | 'policies', name: string, text: string) => {
-      const file = path.join(this.dir(kind), name);
+      // Never through a symlink that leads outside the vault.
+      const file = resolveVaultPath(this.vaultDir, this.rel(kind, name));
       if (fs.existsSync(file)) return;
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file + '.tmp', text);
-      fs.renameSync(file + '.tmp', file);
+      try {
+        writeFileAtomic(file, text, { noReplace: true });
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EEXIST') return;
+        throw e;
+      }
       written.push(path.relative(this.vaultDir, file));
     };
     for (const [id, t] of Object.entries(DEFAULT_TAXONOMIES)) put('taxonomies', `${id}.yaml`, t);

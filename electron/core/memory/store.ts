@@ -10,6 +10,7 @@ import path from 'node:path';
 import matter from 'gray-matter';
 import YAML from 'yaml';
 import { slug } from '../nlp';
+import { listVaultFiles, resolveVaultPath, tryReadVaultFile } from '../vault';
 
 export const MEMORY_FOLDER = 'memory';
 
@@ -85,21 +86,29 @@ export class MemoryStore {
     return path.join(this.vaultDir, MEMORY_FOLDER);
   }
 
+  /**
+   * The memory notes the vault rule allows: `memory/*.md`, no hidden files, no symlink that
+   * leads outside the vault (or to a hidden file); a symlinked `memory/` folder that leaves the
+   * vault reads as empty.
+   */
+  private files(): string[] {
+    return listVaultFiles(this.vaultDir, MEMORY_FOLDER, (rel) => /^memory\/[^/]+\.md$/.test(rel), 0);
+  }
+
   /** Every memory note, newest first. Read from disk each time: the folder is the source of truth. */
   list(): Memory[] {
-    if (!fs.existsSync(this.dir)) return [];
     const out: Memory[] = [];
-    for (const name of fs.readdirSync(this.dir)) {
-      if (!name.endsWith('.md')) continue;
-      const rel = `${MEMORY_FOLDER}/${name}`;
-      const m = parseMemory(rel, fs.readFileSync(path.join(this.dir, name), 'utf8'));
+    for (const rel of this.files()) {
+      const f = tryReadVaultFile(this.vaultDir, rel);
+      if (!f) continue;
+      const m = parseMemory(rel, f.data.toString('utf8'));
       if (m) out.push(m);
     }
     return out.sort((a, b) => b.created.localeCompare(a.created) || a.path.localeCompare(b.path));
   }
 
   count(): number {
-    return fs.existsSync(this.dir) ? fs.readdirSync(this.dir).filter((n) => n.endsWith('.md')).length : 0;
+    return this.files().length;
   }
 
   /** A file name from the date and the first words, unique in the folder. */
@@ -113,6 +122,6 @@ export class MemoryStore {
   async write(m: Memory, message: string): Promise<void> {
     const text = renderMemory(m);
     if (this.vault) await this.vault.writeNote(m.path, text, { message });
-    else writeFileAtomic(path.join(this.vaultDir, m.path), text);
+    else writeFileAtomic(resolveVaultPath(this.vaultDir, m.path), text);
   }
 }

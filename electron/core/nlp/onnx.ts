@@ -22,7 +22,18 @@ export interface LoadedModel {
   loadMs: number;
 }
 
+/**
+ * onnxruntime ships Microsoft telemetry: on Linux/macOS its first session writes a device id and
+ * an event queue under ~/.cache/Microsoft/DeveloperTools/.onnxruntime/ and may upload them.
+ * ORT_DISABLE_TELEMETRY=1 (read by the native library when its environment is first created,
+ * i.e. at the first InferenceSession.create) turns that off. Forced on: nothing leaves the machine.
+ */
+export function disableOrtTelemetry(env: NodeJS.ProcessEnv = process.env): void {
+  env.ORT_DISABLE_TELEMETRY = '1';
+}
+
 async function loadModel(onnxPath: string, cardPath: string): Promise<LoadedModel> {
+  disableOrtTelemetry();
   const t0 = performance.now();
   const card = readCard(cardPath);
   const session = await ort.InferenceSession.create(fs.readFileSync(onnxPath), {

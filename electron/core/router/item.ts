@@ -1,10 +1,10 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import matter from 'gray-matter';
 import { z } from 'zod';
 import { MailroomError, invalidArgument, notFound } from '../common/errors';
 import { parseWith } from '../common/tool';
 import type { JsonObject } from '../common/types';
+import { readVaultFile } from '../vault';
 import type { InboxLike, RoutableItem, VaultLike } from './types';
 
 /** The item as a client may pass it (route_item { item }, the Preview's sample). */
@@ -101,18 +101,15 @@ export function mergeAnalysis(base: RoutableItem, analysis: unknown, p: string):
  * must stay inside the vault (no `..`, no absolute path, no NUL, no symlink escape).
  */
 export function readNoteFromDisk(vaultDir: string, rel: string): { path: string; title: string; frontmatter: JsonObject; content: string } {
-  if (!rel || rel.includes('\0') || path.isAbsolute(rel) || rel.split(/[\\/]/).includes('..')) {
-    throw new MailroomError('path_outside_vault', `"${rel}" is not a path inside the vault; give it relative to the vault root, e.g. inbox/note.md.`);
-  }
-  const root = fs.realpathSync(vaultDir);
-  let real: string;
+  // The vault rule (hidden paths, symlinks leading outside) lives in the vault domain.
+  let text: string;
   try {
-    real = fs.realpathSync(path.join(root, rel));
-  } catch {
+    text = readVaultFile(vaultDir, rel).data.toString('utf8');
+  } catch (e) {
+    if (e instanceof MailroomError && e.status !== 404) throw e;
     throw notFound(`No note at ${rel} in the vault.`, { path: rel });
   }
-  if (real !== root && !real.startsWith(root + path.sep)) throw new MailroomError('path_outside_vault', `"${rel}" leads outside the vault.`);
-  const parsed = matter(fs.readFileSync(real, 'utf8'));
+  const parsed = matter(text);
   const fm = parsed.data as JsonObject;
   const title = str(fm.title) ?? (firstLine(parsed.content) || path.basename(rel, path.extname(rel)));
   return { path: rel.split(path.sep).join('/'), title, frontmatter: fm, content: parsed.content.trim() };

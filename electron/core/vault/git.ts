@@ -4,6 +4,7 @@ import git from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
 import type { Logger } from '../common/log';
 import { MailroomError } from '../common/errors';
+import { readVaultFile, type VaultFile } from './paths';
 
 /**
  * isomorphic-git writes the index, refs and objects in place; a crash mid-write leaves a
@@ -125,16 +126,18 @@ export async function openVaultGit(dir: string, opts: { init: boolean; log: Logg
       const parentTree = parent ? (await git.readCommit({ fs: gitFs, dir, oid: parent, cache })).commit.tree : undefined;
       const changes = new Map<string, Change>();
       for (const rel of new Set(paths)) {
-        const abs = path.join(dir, rel);
-        let st: fs.Stats | undefined;
+        // Under the vault rule: a path that is (now) hidden or a symlink leading outside the vault
+        // is never read into history (and so never pushed); an absent one is a deletion.
+        let f: VaultFile | undefined;
         try {
-          st = fs.statSync(abs);
-        } catch {
-          st = undefined;
+          f = readVaultFile(dir, rel);
+        } catch (e) {
+          if (e instanceof MailroomError && e.status !== 404) continue;
+          f = undefined;
         }
-        if (st?.isFile()) {
-          const oid = await git.writeBlob({ fs: gitFs, dir, blob: fs.readFileSync(abs) });
-          changes.set(rel, { oid, mode: st.mode & 0o111 ? '100755' : '100644' });
+        if (f) {
+          const oid = await git.writeBlob({ fs: gitFs, dir, blob: f.data });
+          changes.set(rel, { oid, mode: f.stat.mode & 0o111 ? '100755' : '100644' });
         } else changes.set(rel, null);
       }
       const tree = (await updateTree(parentTree, changes)) ?? (await git.writeTree({ fs: gitFs, dir, tree: [] }));

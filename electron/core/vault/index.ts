@@ -10,7 +10,7 @@ import type { CoreContext, Domain, JsonObject } from '../common/types';
 import { indexDbPath } from '../db';
 import { atomicWrite, sha256, sweepTempFiles } from './fsops';
 import { parseNote } from './parse';
-import { isNotePath, normalizeRel, resolveInVault, toPosix } from './paths';
+import { isNotePath, normalizeRel, readVaultFile, resolveVaultPath, toPosix, tryReadVaultFile } from './paths';
 import { catchUp, VaultIndex, type CatchUpReport, type SearchHit } from './store';
 import { watchVault, type VaultWatcher } from './watch';
 import { openVaultGit, type VaultGit } from './git';
@@ -19,7 +19,21 @@ import { brainReadNoteTool } from './tools/brain_read_note';
 
 export { VaultIndex, catchUp, listNoteFiles, ftsQuery, type SearchHit, type EntityPlace, type CatchUpReport } from './store';
 export { parseNote, splitFrontmatter, capitalizedPhrases, normName, fileStem, type ParsedNote } from './parse';
-export { normalizeRel, resolveInVault, folderOf, isNotePath, isIgnoredRel, toPosix } from './paths';
+export {
+  normalizeRel,
+  resolveInVault,
+  resolveVaultPath,
+  readVaultFile,
+  tryReadVaultFile,
+  vaultFileStat,
+  listVaultFiles,
+  PATH_HIDDEN,
+  folderOf,
+  isNotePath,
+  isIgnoredRel,
+  toPosix,
+  type VaultFile,
+} from './paths';
 export { atomicWrite, moveFile, freePath, sha256, hashFile, TEMP_PREFIX } from './fsops';
 export { openVaultGit, type VaultGit } from './git';
 
@@ -86,7 +100,7 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
     return run;
   };
 
-  const resolve = (rel: string) => resolveInVault(root, rel);
+  const resolve = (rel: string) => resolveVaultPath(root, rel);
 
   /** Syncs the index with the files at `paths`; returns the ones whose indexed state changed. */
   const sync = (paths: string[], removedDirs: string[] = []): string[] => {
@@ -95,19 +109,14 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
       for (const d of removedDirs) changed.push(...index.removeUnder(d));
       for (const rel of paths) {
         if (!isNotePath(rel)) continue;
-        const abs = path.join(root, rel);
-        let text: string | undefined;
-        let st: fs.Stats | undefined;
-        try {
-          st = fs.statSync(abs);
-          text = st.isFile() ? fs.readFileSync(abs, 'utf8') : undefined;
-        } catch {
-          text = undefined;
-        }
-        if (text === undefined || !st) {
+        // The vault rule: hidden paths and symlinks leading outside (or to hidden files) are absent.
+        const f = tryReadVaultFile(root, rel);
+        if (!f) {
           if (index.remove(rel)) changed.push(rel);
           continue;
         }
+        const text = f.data.toString('utf8');
+        const st = f.stat;
         const hash = sha256(text);
         const row = index.get(rel);
         if (row && row.hash === hash) continue;
@@ -150,11 +159,11 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
     resolve,
     readNote(rel) {
       const clean = normalizeRel(rel);
-      const abs = resolve(clean);
       let text: string;
       try {
-        text = fs.readFileSync(abs, 'utf8');
-      } catch {
+        text = readVaultFile(root, clean).data.toString('utf8');
+      } catch (e) {
+        if (e instanceof MailroomError && e.status !== 404) throw e;
         throw notFound(`No note at ${clean} in the vault. Use brain_search to find notes.`, { path: clean }, 'note_not_found');
       }
       const p = parseNote(clean, text);

@@ -1,10 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { openDatabase, type Migration } from '../db/open';
 import type { JsonObject } from '../common/types';
 import { capitalizedPhrases, normName, parseNote, searchableText, type ParsedNote } from './parse';
-import { folderOf, isNotePath, toPosix } from './paths';
+import { folderOf, isNotePath, listVaultFiles, tryReadVaultFile, vaultFileStat } from './paths';
 import { sha256 } from './fsops';
 
 /** The index DB's own migrations: it is derived data, rebuildable from the vault at any time. */
@@ -265,25 +263,12 @@ export class VaultIndex {
   }
 }
 
-/** Every note file under `root` (skips hidden folders/files), as vault-relative posix paths. */
+/**
+ * Every note file under `root` as vault-relative posix paths, under the vault rule: hidden
+ * folders/files skipped, symlinks kept only when they lead to a visible file inside the vault.
+ */
 export function listNoteFiles(root: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string, rel: string) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      if (e.name.startsWith('.')) continue;
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) walk(path.join(dir, e.name), r);
-      else if (e.isFile() && isNotePath(r)) out.push(toPosix(r));
-    }
-  };
-  walk(root, '');
-  return out;
+  return listVaultFiles(root, '', isNotePath);
 }
 
 export interface CatchUpReport {
@@ -305,20 +290,23 @@ export function catchUp(index: VaultIndex, root: string): CatchUpReport {
   const touchMtime = index.db.prepare('UPDATE notes SET mtime_ms = ?, size = ? WHERE id = ?');
   index.db.transaction(() => {
     for (const rel of files) {
-      const abs = path.join(root, rel);
-      let st: fs.Stats;
-      try {
-        st = fs.statSync(abs);
-      } catch {
-        continue;
-      }
+      const st = vaultFileStat(root, rel);
+      if (!st) continue;
       const row = known.get(rel);
       known.delete(rel);
       if (row && row.mtime_ms === st.mtimeMs && row.size === st.size) {
         report.unchanged++;
         continue;
       }
-      const text = fs.readFileSync(abs, 'utf8');
+      const f = tryReadVaultFile(root, rel);
+      if (!f) {
+        if (row && index.remove(rel)) {
+          report.removed++;
+          report.changed.push(rel);
+        }
+        continue;
+      }
+      const text = f.data.toString('utf8');
       const hash = sha256(text);
       if (row && row.hash === hash) {
         touchMtime.run(st.mtimeMs, st.size, row.id);
