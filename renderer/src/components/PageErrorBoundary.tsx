@@ -18,19 +18,19 @@ interface State {
  * so leaving the page clears the error too.
  */
 export class PageErrorBoundary extends Component<Props, State> {
-  state: State = { error: null, attempt: 0 };
+  override state: State = { error: null, attempt: 0 };
 
   static getDerivedStateFromError(error: unknown): Partial<State> {
     return { error: error instanceof Error ? error : new Error(String(error)) };
   }
 
-  componentDidCatch(error: unknown, info: ErrorInfo): void {
+  override componentDidCatch(error: unknown, info: ErrorInfo): void {
     console.error(`[mailroom] the ${this.props.page} page hit an error`, error, info.componentStack);
   }
 
   private reload = () => this.setState((s) => ({ error: null, attempt: s.attempt + 1 }));
 
-  render(): ReactNode {
+  override render(): ReactNode {
     const { error, attempt } = this.state;
     if (error) {
       return (
