@@ -1,4 +1,7 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { CoreContext, JsonObject, SampleRequest } from '../common/types';
 import { MailroomError, invalidArgument } from '../common/errors';
 import type { Nlp } from '../nlp/contract';
@@ -49,6 +52,9 @@ interface CursorState {
 
 const sha = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+
+/** Largest upload the import route accepts (bigger mailboxes import from disk with the CLI). */
+export const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
 
 const shuttingDown = () =>
   new MailroomError('shutting_down', 'Mailroom is stopping; the reply stays in the outbox and is sent at the next start. Check the outbox on the Mail page.', {}, 503);
@@ -204,6 +210,33 @@ export class MailService {
     this.store.inbox(inboxId);
     const items = [...readUpload(buf, filename)];
     return this.importItems(inboxId, items, (p) => this.ctx.hub.broadcast('MailImportProgress', { import_id: importId ?? null, inbox_id: inboxId, ...p }));
+  }
+
+  /**
+   * An upload as it arrives: the inbox is checked first (404 before a byte is read), then the body
+   * streams to a private temp file (0600 in <data-dir>/tmp, removed afterwards) rather than
+   * being held in memory, and is validated by the same rule as `mailroom mail import`.
+   */
+  async importUploadStream(inboxId: string, body: AsyncIterable<Buffer>, filename: string, importId?: string, maxBytes = MAX_UPLOAD_BYTES): Promise<ImportReport> {
+    const ib = this.store.inbox(inboxId);
+    const dir = path.join(this.ctx.config.dataDir, 'tmp');
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = path.join(dir, `upload-${crypto.randomBytes(8).toString('hex')}`);
+    try {
+      const out = fs.createWriteStream(file, { flags: 'wx', mode: 0o600 });
+      let size = 0;
+      const limited = async function* () {
+        for await (const chunk of body) {
+          size += chunk.length;
+          if (size > maxBytes) throw new MailroomError('too_large', `The upload is larger than ${maxBytes} bytes. Import a big mailbox from disk instead: mailroom mail import PATH --inbox ${ib.id}.`, { max_bytes: maxBytes }, 413);
+          yield chunk;
+        }
+      };
+      await pipeline(limited, out);
+      return await this.importUpload(ib.id, fs.readFileSync(file), filename, importId);
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
   }
 
   // ---------- tools ----------
