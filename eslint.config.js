@@ -38,7 +38,7 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: "CallExpression[callee.name=/^use(Layout|Insertion)?Effect$/] > ArrowFunctionExpression.arguments:first-child[expression=true]:not([body.type='UnaryExpression'][body.operator='void'])",
+          selector: "CallExpression[callee.name=/^use(Layout|Insertion)?Effect$/] > ArrowFunctionExpression.arguments:first-child[expression=true]:not([body.type='UnaryExpression'][body.operator='void']):not([body.type=/^(ArrowFunctionExpression|FunctionExpression)$/])",
           message: 'An effect must return nothing or a cleanup function: use a block body `() => { ... }` (or `() => void f()`).',
         },
       ],

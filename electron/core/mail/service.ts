@@ -209,7 +209,12 @@ export class MailService {
   importUpload(inboxId: string, buf: Buffer, filename: string, importId?: string): Promise<ImportReport> {
     this.store.inbox(inboxId);
     const items = [...readUpload(buf, filename)];
-    return this.importItems(inboxId, items, (p) => this.ctx.hub.broadcast('MailImportProgress', { import_id: importId ?? null, inbox_id: inboxId, ...p }));
+    const progress = (p: { phase: string; done: number; total: number }) => this.ctx.hub.broadcast('MailImportProgress', { import_id: importId ?? null, inbox_id: inboxId, ...p });
+    return this.importItems(inboxId, items, progress).then((report) => {
+      // The last event of an import: the page ends its bar on this or on the HTTP reply, whichever is first.
+      progress({ phase: 'done', done: report.total, total: report.total });
+      return report;
+    });
   }
 
   /**
