@@ -30,7 +30,19 @@ export default tseslint.config(
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
-    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+      // An effect returns nothing or a cleanup function. An expression body returns whatever the
+      // call returned (scrollIntoView() is a Promise in current Chromium → `destroy_ is not a function`).
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name=/^use(Layout|Insertion)?Effect$/] > ArrowFunctionExpression.arguments:first-child[expression=true]:not([body.type='UnaryExpression'][body.operator='void']):not([body.type=/^(ArrowFunctionExpression|FunctionExpression)$/])",
+          message: 'An effect must return nothing or a cleanup function: use a block body `() => { ... }` (or `() => void f()`).',
+        },
+      ],
+    },
   },
   {
     files: ['electron/main/**', 'electron/preload/**'],

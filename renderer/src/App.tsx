@@ -12,6 +12,7 @@ import { SettingsPage } from './pages/SettingsPage';
 import { CapturePage } from './pages/CapturePage';
 import { bridge } from './api';
 import { Icon } from './components/Icon';
+import { PageErrorBoundary } from './components/PageErrorBoundary';
 
 interface NavItem {
   id: string;
@@ -82,7 +83,9 @@ function Shell() {
         </div>
       </nav>
       <main className="content">
-        <Page />
+        <PageErrorBoundary key={current.id} page={current.label}>
+          <Page />
+        </PageErrorBoundary>
       </main>
     </div>
   );
@@ -106,7 +109,15 @@ export function App() {
   return (
     <HubProvider>
       <ToastProvider>
-        <BadgeProvider>{isCapture ? <CapturePage /> : <Shell />}</BadgeProvider>
+        <BadgeProvider>
+          {isCapture ? (
+            <PageErrorBoundary page="Capture">
+              <CapturePage />
+            </PageErrorBoundary>
+          ) : (
+            <Shell />
+          )}
+        </BadgeProvider>
       </ToastProvider>
     </HubProvider>
   );

@@ -56,3 +56,49 @@ test('import an mbox, open a thread, draft, approve and send', async ({ app, own
     await new Promise<void>((r) => smtp.close(() => r()));
   }
 });
+
+test('importing twice in a row brings the file picker back each time, even when progress events arrive after the reply', async ({ app, owner }) => {
+  const fs = await import('node:fs');
+  const { tempDir } = await import('../helpers/owner');
+  await owner.api('POST', '/api/mail/inboxes', { id: 'support', address: 'support@acme.test', name: 'Acme Support' });
+  const session = (await owner.api<{ id: string }>('POST', '/api/sessions', { name: 'sentinel', working_dir: tempDir('mailroom-wd-') })).body;
+
+  // Hub progress frames and the HTTP reply travel on different connections. Hold the progress
+  // frames until the reply has been handled, as a slow hub socket would, then deliver them.
+  let hold = false;
+  const held: Array<string | Buffer> = [];
+  let page!: import('@playwright/test').WebSocketRoute;
+  await app.routeWebSocket(/\/hubs\//, (ws) => {
+    page = ws;
+    const server = ws.connectToServer();
+    server.onMessage((m) => {
+      if (hold && String(m).includes('MailImportProgress')) held.push(m);
+      else ws.send(m);
+    });
+  });
+  await app.goto(app.url().split('#')[0] + '#/mail');
+  await app.reload(); // reconnect the hub through the route above
+  await expect(app.getByTestId('connection')).toHaveAttribute('data-status', 'connected');
+
+  const dir = tempDir('mail-e2e-');
+  const files = [MBOX, path.join(dir, 'one.eml')];
+  fs.writeFileSync(files[1], 'From: Zoe <zoe@example.org>\r\nTo: support@acme.test\r\nSubject: Second import\r\nMessage-ID: <second@example.org>\r\nDate: Tue, 04 Mar 2025 10:00:00 +0000\r\n\r\nHello again.\r\n');
+  const expected = ['Imported 44 of 44 messages', 'Imported 1 of 1 messages'];
+  for (const [i, file] of files.entries()) {
+    hold = true;
+    await app.getByTestId('mail-file').setInputFiles(file);
+    await expect(app.getByTestId('mail-note')).toContainText(expected[i]);
+    await expect(app.getByTestId('mail-file')).toBeVisible();
+    expect(held.length).toBeGreaterThan(0);
+
+    // Now the late progress frames arrive, followed by a sentinel event (a session message → badge)
+    // that proves the page has processed them: frames on one socket are handled in order.
+    hold = false;
+    for (const m of held.splice(0)) page.send(m);
+    await owner.api('POST', `/api/sessions/${session.id}/messages`, { body: `sentinel ${i}` });
+    await expect(app.getByTestId('nav-badge-sessions')).toHaveText(String(i + 1));
+
+    await expect(app.getByRole('progressbar')).toHaveCount(0);
+    await expect(app.getByTestId('mail-file')).toBeVisible();
+  }
+});

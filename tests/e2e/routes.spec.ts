@@ -10,12 +10,13 @@ test('add an adapter, test it, create a route, preview, route an inbox note, see
   await app.goto(app.url().split('#')[0] + '#/routes');
   await app.getByRole('tab', { name: /Adapters/ }).click();
 
-  // Add an adapter: one program, arguments one per line, a secret env value.
+  // Add an adapter: one program, arguments one per row, a secret env value.
   await app.getByRole('button', { name: 'Add adapter' }).click();
   const form = app.getByRole('form', { name: 'New adapter' });
   await form.getByLabel('Name').fill('Test notes server');
   await form.getByLabel('Command').fill(process.execPath);
-  await form.getByLabel(/Arguments/).fill(TEST_SERVER);
+  await form.getByRole('button', { name: '+ Add argument' }).click();
+  await form.getByLabel('Argument 1', { exact: true }).fill(TEST_SERVER);
   await form.getByRole('button', { name: '+ Add variable' }).click();
   await form.getByLabel('Key').fill('API_TOKEN');
   await form.getByLabel('Value of API_TOKEN').fill('sk-e2e-secret-value');
@@ -89,4 +90,52 @@ test.describe('Route to… on the Inbox page', () => {
     await routeTo.getByRole('button', { name: 'Route to…' }).click();
     await expect(routeTo.getByRole('button', { name: 'Cancel' })).toBeVisible();
   });
+});
+
+test('the adapter editor locks secret arguments and env values; they stay masked and round-trip through Edit → Save', async ({ app, owner }) => {
+  const crypto = await import('node:crypto');
+  const sha = (x: string) => crypto.createHash('sha256').update(x).digest('hex');
+  const FLAG_SECRET = 'tok-e2e-flag-NOLEAK';
+  const HAND_SECRET = 'hand-e2e-arg-NOLEAK';
+  await app.goto(app.url().split('#')[0] + '#/routes');
+  await app.getByRole('tab', { name: /Adapters/ }).click();
+  await app.getByRole('button', { name: 'Add adapter' }).click();
+  const form = app.getByRole('form', { name: 'New adapter' });
+  await form.getByLabel('Name').fill('Locked args');
+  await form.getByLabel('Command').fill(process.execPath);
+  for (const [i, v] of [TEST_SERVER, '--token', FLAG_SECRET, HAND_SECRET].entries()) {
+    await form.getByRole('button', { name: '+ Add argument' }).click();
+    await form.getByLabel(`Argument ${i + 1}`, { exact: true }).fill(v);
+  }
+  // The value after --token locked itself; the last one is locked by hand.
+  await expect(form.getByRole('button', { name: 'Secret: argument 3' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(form.getByRole('button', { name: 'Secret: argument 4' })).toHaveAttribute('aria-pressed', 'false');
+  await form.getByRole('button', { name: 'Secret: argument 4' }).click();
+  await expect(form.getByLabel('Argument 4', { exact: true })).toHaveAttribute('type', 'password');
+  await form.getByRole('button', { name: '+ Add variable' }).click();
+  await form.getByLabel('Key').fill('DB_PASS');
+  await form.getByLabel('Value of DB_PASS').fill('dbpass-e2e-NOLEAK');
+  await expect(form.getByRole('button', { name: 'Secret: DB_PASS' })).toHaveAttribute('aria-pressed', 'true');
+  await form.getByRole('button', { name: 'Add adapter' }).click();
+
+  const card = app.getByTestId('adapter-card').filter({ hasText: 'Locked args' });
+  await expect(card).toContainText('--token ••••••••');
+  await expect(card).toContainText('DB_PASS=••••••••');
+  await expect(app.locator('body')).not.toContainText('NOLEAK');
+
+  // Edit → Save without touching anything keeps the stored values.
+  await card.getByRole('button', { name: 'Edit' }).click();
+  const edit = app.getByRole('form', { name: 'Edit Locked args' });
+  await expect(edit.getByRole('button', { name: 'Secret: argument 4' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(edit.getByLabel('Argument 4', { exact: true })).toHaveValue('••••••••');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(edit).toHaveCount(0);
+
+  const list = await owner.api<Array<{ id: string; name: string; args: string[]; arg_secrets: boolean[] }>>('GET', '/api/mcp-adapters');
+  const a = list.body.find((x) => x.name === 'Locked args')!;
+  expect(a.arg_secrets).toEqual([false, false, true, true]);
+  expect(JSON.stringify(list.body)).not.toContain('NOLEAK');
+  const route = await owner.api<{ id: string }>('POST', '/api/routes', { name: 'digest', adapter_id: a.id, tool: 'argv_digest' });
+  const r = await owner.api<{ result: { digests: string[] } }>('POST', `/api/routes/${route.body.id}/test`, { item: { title: 'x' }, confirm: true });
+  expect(r.body.result.digests).toEqual(['--token', FLAG_SECRET, HAND_SECRET].map(sha));
 });

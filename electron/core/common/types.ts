@@ -61,9 +61,11 @@ export interface ResourceTemplateDef {
 export interface ApiRequest {
   params: Record<string, string>;
   query: URLSearchParams;
-  /** Parsed JSON body, or a Buffer when the route asked for `rawBody`. */
+  /** Parsed JSON body, or a Buffer when the route asked for `rawBody`; undefined with `streamBody`. */
   body: unknown;
   headers: IncomingMessage['headers'];
+  /** The unread request body, for routes with `streamBody` (they check what they can first, then read). */
+  stream?: AsyncIterable<Buffer>;
 }
 
 /** A non-JSON response from a REST route (downloads, redirects). */
@@ -83,6 +85,11 @@ export interface RouteDef {
   rawBody?: boolean;
   /** Body size limit in bytes (default 1 MiB; raw bodies default 512 MiB). */
   maxBytes?: number;
+  /**
+   * Do not read the body: the handler gets it as `stream` and reads it itself (large uploads, so
+   * it can refuse a request — unknown inbox, bad query — before a byte of the body is read).
+   */
+  streamBody?: boolean;
   handler(req: ApiRequest): unknown | Promise<unknown>;
 }
 

@@ -64,7 +64,7 @@ export function createApiRouter(routes: RouteDef[], log: Logger) {
       try {
         c.keys.forEach((k, i) => (params[k] = decodePathPart(m[i + 1], `The path segment '${m[i + 1].slice(0, 200)}'`)));
         let body: unknown = undefined;
-        if (method !== 'GET' && method !== 'DELETE') {
+        if (method !== 'GET' && method !== 'DELETE' && !c.def.streamBody) {
           const raw = await readBody(req, c.def.maxBytes ?? (c.def.rawBody ? 512 * 1024 * 1024 : 1024 * 1024));
           if (c.def.rawBody) body = raw;
           else if (raw.length > 0) {
@@ -75,7 +75,7 @@ export function createApiRouter(routes: RouteDef[], log: Logger) {
             }
           }
         }
-        const result = await c.def.handler({ params, query: url.searchParams, body, headers: req.headers });
+        const result = await c.def.handler({ params, query: url.searchParams, body, headers: req.headers, ...(c.def.streamBody ? { stream: req as AsyncIterable<Buffer> } : {}) });
         if (result instanceof RawResponse) {
           res.writeHead(result.status, result.headers);
           res.end(result.body);

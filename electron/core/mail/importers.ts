@@ -1,12 +1,71 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { invalidArgument } from '../common/errors';
+import { MailroomError, invalidArgument } from '../common/errors';
 
 /** One raw message found in a source, with what the source says about it. */
 export interface RawItem {
   raw: Buffer;
   seen?: boolean;
   source: string;
+  /** Why this piece is not a message (empty, binary); reported as failed, never stored. */
+  invalid?: string;
+}
+
+/** The codes a file that is not mail gets, from the CLI (import-path) and the upload route alike. */
+export const ImportError = {
+  empty: 'empty_file',
+  notMail: 'not_a_message',
+} as const;
+
+// Header field names a message nearly always has in its header block.
+const COMMON_HEADERS = /^(from|to|cc|date|subject|message-id|received|return-path|mime-version|delivered-to|reply-to|sender|content-type|x-[\w-]+)$/i;
+
+/**
+ * The one rule, for every import path, for whether bytes are worth handing to the parser: not
+ * empty, not binary, and an RFC 5322 header block at the start (`Name: value` lines, including
+ * at least one of the usual fields). Returns the MailroomError to report, or null when it looks
+ * like mail.
+ */
+export function whyNotMail(buf: Buffer, label: string): MailroomError | null {
+  if (buf.length === 0 || buf.toString('latin1').trim().length === 0) {
+    return new MailroomError(
+      ImportError.empty,
+      `'${label}' is empty (${buf.length} bytes): there is nothing to import. Export the mailbox again, or pick the .mbox/.eml file itself rather than a placeholder.`,
+      { file: label, bytes: buf.length },
+      400,
+    );
+  }
+  const head = buf.subarray(0, 64 * 1024);
+  const nul = head.indexOf(0);
+  const notMail = (why: string) =>
+    new MailroomError(
+      ImportError.notMail,
+      `'${label}' is not an email message (${why}). Import .eml files (RFC 5322 messages), an mbox file, or a Maildir folder.`,
+      { file: label, bytes: buf.length },
+      400,
+    );
+  const text = head.toString('latin1');
+  const headerEnd = text.search(/\r?\n\r?\n/);
+  const block = headerEnd === -1 ? text : text.slice(0, headerEnd);
+  if (nul !== -1 && (headerEnd === -1 || nul < headerEnd)) return notMail('it is binary: it has NUL bytes where the headers should be');
+  const lines = block.split(/\r?\n/);
+  // Every header line is `Name: value` or a folded continuation (starts with space/tab).
+  if (!/^[\x21-\x39\x3b-\x7e]+:/.test(lines[0] ?? '')) return notMail('it does not start with a header line such as "From: …"');
+  let known = false;
+  for (const line of lines) {
+    if (/^[ \t]/.test(line)) continue;
+    const m = /^([\x21-\x39\x3b-\x7e]+):/.exec(line);
+    if (!m) return notMail(`"${line.slice(0, 40)}" in its header block is not a header line`);
+    if (COMMON_HEADERS.test(m[1])) known = true;
+  }
+  if (!known) return notMail('its header block has none of From, To, Date, Subject, Message-ID');
+  return null;
+}
+
+/** Throws the shared import error when the bytes are not mail. */
+export function assertMail(buf: Buffer, label: string): void {
+  const why = whyNotMail(buf, label);
+  if (why) throw why;
 }
 
 const FROM_LINE = Buffer.from('\nFrom ');
@@ -31,7 +90,11 @@ export function* splitMbox(buf: Buffer, label = 'mbox'): Generator<RawItem> {
     const nl = chunk.indexOf(0x0a);
     if (nl !== -1) {
       const body = unquoteFrom(chunk.subarray(nl + 1));
-      if (body.length > 0 && body.toString('latin1').trim().length > 0) yield { raw: body, source: `${label}#${++n}` };
+      if (body.length > 0 && body.toString('latin1').trim().length > 0) {
+        const source = `${label}#${++n}`;
+        const why = whyNotMail(body, source);
+        yield why ? { raw: body, source, invalid: why.message } : { raw: body, source };
+      }
     }
     start = end;
   }
@@ -77,9 +140,8 @@ export function* readSource(p: string): Generator<RawItem> {
     throw invalidArgument(`Nothing to import at '${p}': no such file or folder.`);
   }
   if (st.isFile()) {
-    const buf = fs.readFileSync(p);
-    if (looksLikeMbox(buf)) yield* splitMbox(buf, path.basename(p));
-    else yield { raw: buf, source: path.basename(p) };
+    // A single file is what the user named: one that is not mail is an error, as for an upload.
+    yield* readUpload(fs.readFileSync(p), path.basename(p));
     return;
   }
   if (isMaildir(p)) {
@@ -91,7 +153,11 @@ export function* readSource(p: string): Generator<RawItem> {
         if (!fs.statSync(file).isFile()) continue;
         // Maildir flags live after ":2," in the file name; S = seen.
         const flags = /:2,([A-Za-z]*)$/.exec(f)?.[1] ?? '';
-        yield { raw: fs.readFileSync(file), seen: flags.includes('S'), source: `maildir:${sub}/${f}` };
+        const raw = fs.readFileSync(file);
+        const source = `maildir:${sub}/${f}`;
+        // In a folder, a stray empty or binary file is reported as failed; the rest still imports.
+        const why = whyNotMail(raw, source);
+        yield why ? { raw, seen: flags.includes('S'), source, invalid: why.message } : { raw, seen: flags.includes('S'), source };
       }
     }
   }
@@ -101,14 +167,25 @@ export function* readSource(p: string): Generator<RawItem> {
       if (['cur', 'new', 'tmp'].includes(entry.name)) continue;
       yield* readSource(full);
     } else if (entry.isFile() && /\.(eml|mbox|mbx)$/i.test(entry.name)) {
-      yield* readSource(full);
+      try {
+        yield* readSource(full);
+      } catch (e) {
+        if (!(e instanceof MailroomError)) throw e;
+        yield { raw: Buffer.alloc(0), source: entry.name, invalid: e.message };
+      }
     }
   }
 }
 
-/** Raw messages in an uploaded file (drag-dropped mbox or .eml). */
+/**
+ * Raw messages in one file (an upload, or the file `mailroom mail import` was given): an mbox, or
+ * one message. An empty or non-mail file is an error (whyNotMail), the same for both paths.
+ */
 export function* readUpload(buf: Buffer, filename: string): Generator<RawItem> {
-  if (looksLikeMbox(buf)) yield* splitMbox(buf, filename);
-  else if (/^[\x21-\x39\x3b-\x7e]+:/.test(buf.subarray(0, 200).toString('latin1'))) yield { raw: buf, source: filename };
-  else throw invalidArgument(`'${filename}' is neither an mbox nor an .eml message (no "From " line or header at its start).`);
+  if (looksLikeMbox(buf)) {
+    yield* splitMbox(buf, filename);
+    return;
+  }
+  assertMail(buf, filename);
+  yield { raw: buf, source: filename };
 }

@@ -29,8 +29,9 @@ const tick = () => new Promise<void>((r) => setImmediate(r));
  * message that cannot be parsed is reported and skipped; it never stops the rest.
  */
 export async function ingest(store: MailStore, inbox: InboxRow, items: Iterable<RawItem>, opts: IngestOptions): Promise<ImportReport> {
-  const list = [...items];
-  const report: ImportReport = { inbox_id: inbox.id, total: list.length, imported: 0, duplicates: 0, failed: [], thread_ids: [], message_ids: [] };
+  const all = [...items];
+  const list = all.filter((it) => !it.invalid);
+  const report: ImportReport = { inbox_id: inbox.id, total: all.length, imported: 0, duplicates: 0, failed: all.filter((it) => it.invalid).map((it) => ({ source: it.source, error: it.invalid! })), thread_ids: [], message_ids: [] };
   const parsed: Array<{ m: ParsedMessage; source: string; order: number }> = [];
   const batch = opts.batch ?? 200;
   const CONCURRENCY = 8;

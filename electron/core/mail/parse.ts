@@ -78,7 +78,70 @@ function ids(v: string | string[] | undefined): string[] {
   return list.map((x) => x.trim()).filter((x) => /^<[^<>\s]+>$/.test(x));
 }
 
-/** Removes scripts, event handlers, forms and every remote resource; links stay as text targets. */
+// Inline CSS is kept only as an allow-list of presentational properties whose values are plain
+// keywords, lengths and colours: no `(` except rgb()/hsl(), no backslash escapes, no quotes, no
+// `//`. So url(), image-set(), expression(), @import and escaped forms of them cannot survive,
+// whatever the entity/escape/whitespace trickery (the check runs on the decoded, parsed value).
+const CSS_PLAIN = /^(?:[-+#%.,!/\w ]|rgba?\([\d\s.,%/+-]*\)|hsla?\([\d\s.,%/+a-z-]*\))*$/i;
+const CSS_FONT_FAMILY = /^[-\w ,'"]*$/;
+const SAFE_CSS_PROPS = [
+  'color', 'background-color', 'font-size', 'font-weight', 'font-style', 'font-variant', 'line-height', 'letter-spacing', 'word-spacing',
+  'text-align', 'text-decoration', 'text-decoration-line', 'text-decoration-color', 'text-decoration-style', 'text-transform', 'text-indent',
+  'vertical-align', 'white-space', 'word-break', 'word-wrap', 'overflow-wrap', 'direction', 'unicode-bidi',
+  'margin', 'margin-top', 'margin-right', 'margin-bottom', 'margin-left', 'padding', 'padding-top', 'padding-right', 'padding-bottom', 'padding-left',
+  'border', 'border-top', 'border-right', 'border-bottom', 'border-left', 'border-color', 'border-style', 'border-width', 'border-radius',
+  'border-collapse', 'border-spacing', 'width', 'height', 'max-width', 'min-width', 'max-height', 'min-height',
+  'display', 'float', 'clear', 'list-style-type', 'list-style-position', 'table-layout', 'empty-cells', 'caption-side', 'visibility', 'opacity',
+];
+const ALLOWED_STYLES: Record<string, RegExp[]> = Object.fromEntries([...SAFE_CSS_PROPS.map((p) => [p, [CSS_PLAIN]]), ['font-family', [CSS_FONT_FAMILY]]]);
+
+// Attributes that make a renderer fetch something (on any tag, allowed or not).
+const FETCHING_ATTRS = ['src', 'srcset', 'background', 'poster', 'data', 'lowsrc', 'dynsrc', 'xlink:href', 'codebase', 'archive', 'manifest', 'icon'];
+// Tags whose href loads (a link's href does not: it is followed only on click).
+const HREF_LOADS = new Set(['link', 'image', 'use', 'feimage', 'base', 'script']);
+
+// Whitespace and C0/DEL control characters, which browsers skip inside URLs and CSS tokens.
+// eslint-disable-next-line no-control-regex
+const CONTROL_OR_SPACE = /[\s\u0000-\u001f\u007f]+/g;
+
+/** CSS text with escapes decoded, comments, whitespace and control characters removed, lower-cased. */
+function normalizeCss(css: string): string {
+  return css
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\\([0-9a-f]{1,6})\s?/gi, (_, hex: string) => {
+      const cp = parseInt(hex, 16);
+      return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : '';
+    })
+    .replace(/\\(.)/g, '$1')
+    .replace(CONTROL_OR_SPACE, '')
+    .toLowerCase();
+}
+
+/** True when CSS text refers to anything outside the message (url/image-set/@import/protocol-relative). */
+export function cssLoadsRemote(css: string): boolean {
+  const n = normalizeCss(css);
+  if (/@import/.test(n)) return true;
+  if (/(^|[^a-z])(https?:|ftp:)?\/\//.test(n)) return true;
+  // Any url()/image-set()/image()/src() whose target is not inline data or a cid: part.
+  for (const m of n.matchAll(/(?:url|image-set|-webkit-image-set|image|src|cross-fade|element)\(([^)]*)/g)) {
+    const arg = m[1].replace(/^['"]/, '');
+    if (!/^(data:|cid:)/.test(arg)) return true;
+  }
+  return false;
+}
+
+/** A URL a renderer would fetch: anything but inline data, a cid: part, a fragment or a mailto/tel target. */
+const isRemoteUrl = (v: string): boolean => {
+  const n = v.replace(CONTROL_OR_SPACE, '').toLowerCase();
+  return n.length > 0 && !/^(data:|cid:|#|mailto:|tel:|javascript:)/.test(n);
+};
+
+/**
+ * Removes scripts, event handlers, forms, `<style>` blocks and every remote resource; links stay as
+ * text targets. `remote` is true when the original referred to anything outside the message that
+ * a renderer would have loaded (remote images, srcset, background= attributes, url()/image-set()
+ * in inline styles or `<style>` blocks, `<link>` stylesheets, iframes, …), all of which are removed.
+ */
 export function sanitizeMailHtml(html: string): { html: string; remote: boolean } {
   let remote = false;
   const clean = sanitizeHtml(html, {
@@ -89,29 +152,34 @@ export function sanitizeMailHtml(html: string): { html: string; remote: boolean 
       img: ['src', 'alt', 'width', 'height'],
       font: ['face', 'size', 'color'],
     },
+    allowedStyles: { '*': ALLOWED_STYLES },
+    parseStyleAttributes: true,
     allowedSchemes: ['http', 'https', 'mailto', 'tel'],
     allowedSchemesByTag: { img: ['data', 'cid'] },
     allowProtocolRelative: false,
+    allowVulnerableTags: false,
     transformTags: {
       a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, target: '_blank', rel: 'noopener noreferrer' } }),
     },
     exclusiveFilter: (frame) => {
-      if (frame.tag === 'img' && !frame.attribs.src) {
-        remote = true;
-        return true;
-      }
+      if (frame.tag === 'img' && !frame.attribs.src) return true;
       return false;
     },
     onOpenTag: (name, attribs) => {
-      if (name === 'img' && /^(https?:)?\/\//i.test(attribs.src ?? '')) remote = true;
+      for (const [k, v] of Object.entries(attribs)) {
+        const key = k.toLowerCase();
+        if (key === 'style' && cssLoadsRemote(v)) remote = true;
+        else if (FETCHING_ATTRS.includes(key) && (key === 'srcset' ? v.split(',').some((c) => isRemoteUrl(c.trim().split(/\s+/)[0] ?? '')) : isRemoteUrl(v))) remote = true;
+        else if ((key === 'href' || key === 'xlink:href') && HREF_LOADS.has(name) && isRemoteUrl(v)) remote = true;
+      }
+      if ((name === 'iframe' || name === 'frame' || name === 'object' || name === 'embed') && Object.keys(attribs).length) remote = true;
     },
   });
-  // Remote CSS (url(http…)) inside inline styles would fetch on render; drop those declarations.
-  const noRemoteCss = clean.replace(/url\(\s*(['"]?)(https?:)?\/\/[^)]*\)/gi, () => {
-    remote = true;
-    return 'none';
-  });
-  return { html: noRemoteCss, remote };
+  // `<style>` is not an allowed tag, so its content is dropped with it; scan it to flag truthfully.
+  if (!remote && /<style/i.test(html)) {
+    for (const m of html.matchAll(/<style[^>]*>([\s\S]*?)(<\/style\s*>|$)/gi)) if (cssLoadsRemote(m[1])) remote = true;
+  }
+  return { html: clean, remote };
 }
 
 export function sha256(data: Buffer | string): string {

@@ -147,13 +147,12 @@ export function mailRoutes(mail: MailService): RouteDef[] {
     {
       method: 'POST',
       path: '/api/mail/import',
-      rawBody: true,
-      maxBytes: 1024 * 1024 * 1024,
+      // The inbox is checked before the body is read; the body streams to a private temp file.
+      streamBody: true,
       handler: async (req) => {
         const inbox = req.query.get('inbox');
         if (!inbox) throw invalidArgument('Pass ?inbox=ID (and &filename=…) with the mbox or .eml file as the body.');
-        if (!Buffer.isBuffer(req.body) || req.body.length === 0) throw invalidArgument('The upload is empty; send the mbox or .eml file as the request body.');
-        return mail.importUpload(inbox, req.body, req.query.get('filename') || 'upload', req.query.get('import_id') || undefined);
+        return mail.importUploadStream(inbox, req.stream!, req.query.get('filename') || 'upload', req.query.get('import_id') || undefined);
       },
     },
     {

@@ -1,4 +1,7 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { CoreContext, JsonObject, SampleRequest } from '../common/types';
 import { MailroomError, invalidArgument } from '../common/errors';
 import type { Nlp } from '../nlp/contract';
@@ -50,6 +53,12 @@ interface CursorState {
 const sha = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
 
+/** Largest upload the import route accepts (bigger mailboxes import from disk with the CLI). */
+export const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
+
+const shuttingDown = () =>
+  new MailroomError('shutting_down', 'Mailroom is stopping; the reply stays in the outbox and is sent at the next start. Check the outbox on the Mail page.', {}, 503);
+
 /** Everything mail does, shared by MCP tools, REST routes, hub and CLI. */
 export class MailService {
   readonly store: MailStore;
@@ -58,6 +67,8 @@ export class MailService {
   readonly outbox: Outbox;
   private readonly syncs = new Map<string, ImapSync>();
   private started = false;
+  /** Aborted by stop(): every wait the service starts (sendReply's reply window) ends with it. */
+  private lifetime = new AbortController();
 
   constructor(
     private readonly ctx: CoreContext,
@@ -198,7 +209,39 @@ export class MailService {
   importUpload(inboxId: string, buf: Buffer, filename: string, importId?: string): Promise<ImportReport> {
     this.store.inbox(inboxId);
     const items = [...readUpload(buf, filename)];
-    return this.importItems(inboxId, items, (p) => this.ctx.hub.broadcast('MailImportProgress', { import_id: importId ?? null, inbox_id: inboxId, ...p }));
+    const progress = (p: { phase: string; done: number; total: number }) => this.ctx.hub.broadcast('MailImportProgress', { import_id: importId ?? null, inbox_id: inboxId, ...p });
+    return this.importItems(inboxId, items, progress).then((report) => {
+      // The last event of an import: the page ends its bar on this or on the HTTP reply, whichever is first.
+      progress({ phase: 'done', done: report.total, total: report.total });
+      return report;
+    });
+  }
+
+  /**
+   * An upload as it arrives: the inbox is checked first (404 before a byte is read), then the body
+   * streams to a private temp file (0600 in <data-dir>/tmp, removed afterwards) rather than
+   * being held in memory, and is validated by the same rule as `mailroom mail import`.
+   */
+  async importUploadStream(inboxId: string, body: AsyncIterable<Buffer>, filename: string, importId?: string, maxBytes = MAX_UPLOAD_BYTES): Promise<ImportReport> {
+    const ib = this.store.inbox(inboxId);
+    const dir = path.join(this.ctx.config.dataDir, 'tmp');
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = path.join(dir, `upload-${crypto.randomBytes(8).toString('hex')}`);
+    try {
+      const out = fs.createWriteStream(file, { flags: 'wx', mode: 0o600 });
+      let size = 0;
+      const limited = async function* () {
+        for await (const chunk of body) {
+          size += chunk.length;
+          if (size > maxBytes) throw new MailroomError('too_large', `The upload is larger than ${maxBytes} bytes. Import a big mailbox from disk instead: mailroom mail import PATH --inbox ${ib.id}.`, { max_bytes: maxBytes }, 413);
+          yield chunk;
+        }
+      };
+      await pipeline(limited, out);
+      return await this.importUpload(ib.id, fs.readFileSync(file), filename, importId);
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
   }
 
   // ---------- tools ----------
@@ -397,8 +440,7 @@ export class MailService {
     const q = await this.outbox.enqueue({ key: a.idempotency_key, thread: t, inbox: ib, messages: this.store.threadMessages(t.id), body, draftId: draft?.id });
     row = q.row;
     if (row.status === 'queued') {
-      const attempt = this.outbox.attempt(row.idempotency_key);
-      row = await Promise.race([attempt, new Promise<OutboxRow>((r) => setTimeout(() => r(this.outbox.get(a.idempotency_key)!), waitMs).unref())]);
+      row = await this.awaitAttempt(row.idempotency_key, waitMs);
     }
     if (row.status === 'failed') {
       throw new MailroomError('send_failed', `Sending failed: ${row.last_error ?? 'unknown error'}. Fix the SMTP settings, then retry from the outbox on the Mail page.`, { message_id: row.message_id, idempotency_key: row.idempotency_key }, 502);
@@ -407,6 +449,36 @@ export class MailService {
       throw new MailroomError('delivery_uncertain', row.last_error ?? 'The delivery result is unknown; check, then retry or mark sent on the Mail page.', { message_id: row.message_id, idempotency_key: row.idempotency_key }, 409);
     }
     return { message_id: row.message_id, status: row.status === 'sent' ? 'sent' : 'queued' };
+  }
+
+  /**
+   * Waits up to waitMs for the first delivery attempt, then answers with the row as it stands.
+   * The wait is owned by the service: stop() ends it (no timer outlives stop() to read a closed DB).
+   */
+  private async awaitAttempt(key: string, waitMs: number): Promise<OutboxRow> {
+    const attempt = this.outbox.attempt(key);
+    if (this.lifetime.signal.aborted) throw shuttingDown();
+    const wait = new AbortController();
+    const onStop = () => wait.abort(new Error('mail stopped'));
+    this.lifetime.signal.addEventListener('abort', onStop, { once: true });
+    try {
+      const outcome = await Promise.race([
+        attempt.then((row) => ({ row })),
+        this.ctx.clock.sleep(waitMs, wait.signal).then(
+          () => 'timeout' as const,
+          () => 'stopped' as const,
+        ),
+      ]);
+      if (outcome === 'stopped') throw shuttingDown();
+      if (outcome === 'timeout') {
+        if (this.lifetime.signal.aborted) throw shuttingDown();
+        return this.outbox.get(key)!;
+      }
+      return outcome.row;
+    } finally {
+      wait.abort();
+      this.lifetime.signal.removeEventListener('abort', onStop);
+    }
   }
 
   // ---------- resources ----------
@@ -491,6 +563,7 @@ export class MailService {
       this.ctx.log.error('mail tables are missing: migration 005_mail is not registered in db/migrations/index.ts; mail stays off');
       return;
     }
+    if (this.lifetime.signal.aborted) this.lifetime = new AbortController();
     this.started = true;
     this.outbox.start();
     for (const ib of this.store.listInboxes()) if (ib.imap && ib.status === 'active') void this.restartSync(ib.id);
@@ -500,6 +573,7 @@ export class MailService {
 
   async stop(): Promise<void> {
     this.started = false;
+    this.lifetime.abort();
     await Promise.allSettled([...this.syncs.values()].map((s) => s.stop()));
     this.syncs.clear();
     await this.outbox.stop();

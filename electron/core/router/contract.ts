@@ -6,7 +6,7 @@ import { ConditionSchema } from './conditions';
 const KeyValueIn = z.object({
   key: z.string().min(1).regex(/^[^\s=\0]+$/, 'a key has no spaces, "=" or NUL'),
   value: z.string().default(''),
-  /** Defaults to true for keys that look secret (TOKEN, KEY, SECRET, PASSWORD, AUTH…). */
+  /** Defaults to true for keys that look secret (DB_PASS, GITHUB_PAT, X-Api-Key, SESSION_ID … see router/secrets.ts). */
   secret: z.boolean().optional(),
 });
 
@@ -16,8 +16,14 @@ export const AdapterInput = z
     transport: z.enum(['stdio', 'http']).default('stdio'),
     command: z.string().trim().optional(),
     args: z.array(z.string()).default([]),
+    /** Per argument: secret or not. Missing entries default to true after secret-looking flags (--token X, --api-key=X). */
+    arg_secrets: z.array(z.boolean()).optional(),
     env: z.array(KeyValueIn).default([]),
     url: z.string().url().optional(),
+    /** Query parameters of `url` whose values are secret (added to the secret-looking ones: token, api_key, sig …). */
+    url_secrets: z.array(z.string().min(1)).optional(),
+    /** Query parameters that look secret but are not (overrides the default). */
+    url_public: z.array(z.string().min(1)).optional(),
     headers: z.array(KeyValueIn).default([]),
     idle_timeout_s: z.number().positive().max(86_400).default(300),
     max_retries: z.number().int().min(0).max(10).default(3),

@@ -47,7 +47,13 @@ export function createRouter(ctx: CoreContext, deps: RouterDeps = {}): Router {
     },
     start() {
       // Until migration 004 is in the state DB's list the tables are absent: stay inert, not fatal.
-      if (!ready()) ctx.log.error('router tables are missing: migration 004_router is not registered in db/migrations/index.ts; routes stay off');
+      if (!ready()) {
+        ctx.log.error('router tables are missing: migration 004_router is not registered in db/migrations/index.ts; routes stay off');
+        return;
+      }
+      // Values older versions kept in clear (names the old rule missed, secret args/URL parameters).
+      const sealed = service.store.upgradeSecrets();
+      if (sealed.length) ctx.log.info('sealed adapter secrets stored in clear by an older version', { adapters: sealed.length });
     },
     async stop() {
       await service.stop();

@@ -6,6 +6,7 @@ import { MailroomError } from '../common/errors';
 import type { Logger } from '../common/log';
 import type { Clock } from '../common/types';
 import { resolveCommand } from './command';
+import { adapterLaunchForLog, adapterSecrets } from './secrets';
 import type { Adapter, AdapterStatus } from './types';
 
 export const ADAPTER_FAILED = 'adapter_failed';
@@ -172,7 +173,7 @@ export class ClientPool {
     const stderr: string[] = [];
     let transport: Transport;
     let pidOf: () => number | null = () => null;
-    const secrets = [...adapter.env, ...adapter.headers].filter((kv) => kv.secret && kv.value).map((kv) => kv.value);
+    const secrets = adapterSecrets(adapter);
     try {
       if (adapter.transport === 'stdio') {
         const env = Object.fromEntries(adapter.env.map((kv) => [kv.key, kv.value]));
@@ -236,7 +237,7 @@ export class ClientPool {
     };
     this.entries.set(id, entry);
     if (h.spawned > 1) this.deps.onRestart?.(id);
-    log.info('adapter server started', { adapter: adapter.name, pid: entry.pid, transport: adapter.transport });
+    log.info('adapter server started', { adapter: adapter.name, pid: entry.pid, transport: adapter.transport, ...adapterLaunchForLog(adapter) });
     this.emit(id);
     return entry;
   }

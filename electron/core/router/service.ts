@@ -14,10 +14,10 @@ import { templateMap } from './mapping/template';
 import { SchemaValidator, type Validation } from './mapping/validate';
 import { ClientPool, scrub } from './pool';
 import { ToolRegistry, type ToolInfo } from './registry';
-import { RouterStore, SECRET_MASK, type DistributionFilter } from './store';
+import { RouterStore, type DistributionFilter } from './store';
+import { SECRET_MASK, adapterSecrets, decodeParamName, detectSecretArgs, detectSecretParams, looksSecret, maskArgs, maskUrl, splitUrl } from './secrets';
 import type { Adapter, AdapterStatus, DistributionRow, InboxLike, KeyValue, RoutableItem, Route, VaultLike } from './types';
 
-const SECRET_KEY = /(token|secret|password|passwd|authorization|auth|api[_-]?key|key|cookie|credential|private)/i;
 const RESULT_LIMIT = 20_000;
 
 export interface RouterDeps {
@@ -35,9 +35,13 @@ export interface AdapterDto {
   name: string;
   transport: 'stdio' | 'http';
   command: string | null;
+  /** Secret arguments masked (`••••••••`, or `--token=••••••••`); `arg_secrets[i]` says which. */
   args: string[];
+  arg_secrets: boolean[];
   env: KeyValue[];
+  /** Secret query parameter values masked; `url_secrets` names them. */
   url: string | null;
+  url_secrets: string[];
   headers: KeyValue[];
   idle_timeout_s: number;
   max_retries: number;
@@ -135,18 +139,31 @@ export class RouterService {
       return list.map((e) => {
         if (seen.has(e.key)) throw invalidArgument(`"${e.key}" is listed twice; keep one.`);
         seen.add(e.key);
-        return { key: e.key, value: e.value, secret: e.secret ?? SECRET_KEY.test(e.key) };
+        return { key: e.key, value: e.value, secret: e.secret ?? looksSecret(e.key) };
       });
     };
     if (input.transport === 'stdio' && !input.command) throw invalidArgument('A stdio adapter needs a command (the program that starts the MCP server).');
     if (input.transport === 'http' && !input.url) throw invalidArgument('An http adapter needs the server URL (Streamable HTTP), e.g. http://127.0.0.1:3000/mcp.');
+    const args = input.transport === 'stdio' ? input.args : [];
+    const detected = detectSecretArgs(args);
+    const url = input.transport === 'http' ? (input.url ?? null) : null;
+    const params = url ? splitUrl(url).params : [];
+    const urlSecrets = [
+      ...new Set([
+        ...(url ? detectSecretParams(url) : []),
+        ...(input.url_secrets ?? []),
+        ...params.filter((p) => p.value === SECRET_MASK || p.value === encodeURIComponent(SECRET_MASK)).map((p) => decodeParamName(p.name)),
+      ]),
+    ].filter((n) => !(input.url_public ?? []).includes(n));
     return {
       name: input.name,
       transport: input.transport,
       command: input.transport === 'stdio' ? (input.command ?? null) : null,
-      args: input.transport === 'stdio' ? input.args : [],
+      args,
+      arg_secrets: args.map((a, i) => input.arg_secrets?.[i] ?? (detected[i] || a.endsWith(SECRET_MASK))),
       env: input.transport === 'stdio' ? kv(input.env) : [],
-      url: input.transport === 'http' ? (input.url ?? null) : null,
+      url,
+      url_secrets: urlSecrets,
       headers: input.transport === 'http' ? kv(input.headers) : [],
       idle_timeout_s: input.idle_timeout_s,
       max_retries: input.max_retries,
@@ -167,7 +184,16 @@ export class RouterService {
 
   adapterDto(a: Adapter): AdapterDto {
     const routes = this.store.listRoutes().filter((r) => r.adapter_id === a.id).length;
-    return { ...a, env: kvDto(a.env), headers: kvDto(a.headers), status: this.pool.status(a.id), command_problem: this.commandProblem(a), routes };
+    return {
+      ...a,
+      args: maskArgs(a.args, a.arg_secrets),
+      env: kvDto(a.env),
+      url: a.url === null ? null : maskUrl(a.url, a.url_secrets),
+      headers: kvDto(a.headers),
+      status: this.pool.status(a.id),
+      command_problem: this.commandProblem(a),
+      routes,
+    };
   }
 
   listAdapters(): AdapterDto[] {
@@ -291,7 +317,7 @@ export class RouterService {
   // ---- mapping and distribution ----
 
   private secretsOf(a: Adapter): string[] {
-    return [...a.env, ...a.headers].filter((kv) => kv.secret && kv.value.length >= 4).map((kv) => kv.value);
+    return adapterSecrets(a);
   }
 
   /** Arguments and results as they may be stored or shown: secret-looking keys and secret values removed. */

@@ -4,6 +4,9 @@ import { MailroomError, invalidArgument, notFound } from '../common/errors';
 import type { Clock, JsonObject, JsonSchema, SecretBox } from '../common/types';
 import { parseCondition, type Condition } from './conditions';
 import type { Adapter, DistributionRow, KeyValue, Mapper, Route, Transport } from './types';
+import { SECRET_MASK, decodeParamName, detectSecretArgs, detectSecretParams, joinUrl, looksSecret, maskArg, splitUrl } from './secrets';
+
+export { SECRET_MASK };
 
 export const ADAPTER_NOT_FOUND = 'adapter_not_found';
 export const ROUTE_NOT_FOUND = 'route_not_found';
@@ -16,6 +19,21 @@ interface StoredKv {
   sealed?: string;
 }
 
+/** A stored argument: plain, or sealed when secret. */
+type StoredArg = string | { secret: true; sealed: string };
+
+/** A sealed URL query parameter value (the url column keeps the mask in its place). */
+interface StoredParam {
+  name: string;
+  sealed: string;
+}
+
+// The names migration 004's code treated as secret; a name only the new rule catches was stored in
+// clear by older versions and is sealed on start (upgradeSecrets).
+const OLD_SECRET_KEY = /(token|secret|password|passwd|authorization|auth|api[_-]?key|key|cookie|credential|private)/i;
+
+const isMask = (v: string): boolean => v === SECRET_MASK || v === encodeURIComponent(SECRET_MASK);
+
 interface AdapterRow {
   id: string;
   name: string;
@@ -25,6 +43,8 @@ interface AdapterRow {
   env: string;
   url: string | null;
   headers: string;
+  /** Migration 006: sealed values of secret URL query parameters. */
+  url_secrets: string;
   idle_timeout_s: number;
   max_retries: number;
   call_timeout_s: number;
@@ -74,8 +94,12 @@ export interface AdapterFields {
   transport: Transport;
   command: string | null;
   args: string[];
+  /** Per argument: sealed at rest, masked on the wire and in logs. A masked value means "unchanged". */
+  arg_secrets: boolean[];
   env: KeyValue[];
   url: string | null;
+  /** Names of URL query parameters whose values are secret. A masked value means "unchanged". */
+  url_secrets: string[];
   headers: KeyValue[];
   idle_timeout_s: number;
   max_retries: number;
@@ -141,6 +165,65 @@ export class RouterStore {
     return JSON.stringify(out);
   }
 
+  private sealArgs(args: string[], secret: boolean[], previous: StoredArg[] = []): string {
+    const prev = previous.map((a, i) => ({ i, secret: typeof a !== 'string', value: typeof a === 'string' ? a : this.secrets.decrypt(a.sealed), sealed: typeof a === 'string' ? undefined : a.sealed }));
+    const used = new Set<number>();
+    const out: StoredArg[] = args.map((arg, i) => {
+      if (!secret[i]) return arg;
+      if (arg.endsWith(SECRET_MASK)) {
+        // A masked argument coming back from the UI: the stored secret it stands for (same place,
+        // else same flag before it, else the next unused one that masks the same way).
+        const candidates = prev.filter((p) => p.secret && !used.has(p.i) && maskArg(p.value) === arg);
+        const pick =
+          candidates.find((p) => p.i === i) ??
+          candidates.find((p) => i > 0 && p.i > 0 && typeof previous[p.i - 1] === 'string' && previous[p.i - 1] === args[i - 1]) ??
+          candidates[0];
+        if (!pick) throw invalidArgument(`Argument ${i + 1} is a masked secret with no stored value; type the value.`);
+        used.add(pick.i);
+        return { secret: true, sealed: pick.sealed! };
+      }
+      return { secret: true, sealed: this.secrets.encrypt(arg) };
+    });
+    return JSON.stringify(out);
+  }
+
+  private unsealArgs(s: string): { args: string[]; arg_secrets: boolean[] } {
+    const stored = json<StoredArg[]>(s, []);
+    return {
+      args: stored.map((a) => (typeof a === 'string' ? a : this.secrets.decrypt(a.sealed))),
+      arg_secrets: stored.map((a) => typeof a !== 'string'),
+    };
+  }
+
+  /** The URL as stored (secret parameter values masked) and the sealed values. */
+  private sealUrl(url: string | null, names: string[], previous: StoredParam[] = []): { url: string | null; sealed: string } {
+    if (url === null || !names.length) return { url, sealed: '[]' };
+    const parts = splitUrl(url);
+    const sealed: StoredParam[] = [];
+    for (const p of parts.params) {
+      const name = decodeParamName(p.name);
+      if (!names.includes(name) || p.value === '' || sealed.some((x) => x.name === name)) continue;
+      if (isMask(p.value)) {
+        const prev = previous.find((x) => x.name === name);
+        if (!prev) throw invalidArgument(`The URL parameter ${name} is a masked secret with no stored value; type the value.`);
+        sealed.push(prev);
+      } else sealed.push({ name, sealed: this.secrets.encrypt(p.value) });
+    }
+    const kept = sealed.map((x) => x.name);
+    return { url: joinUrl({ ...parts, params: parts.params.map((p) => (kept.includes(decodeParamName(p.name)) && p.value !== '' ? { name: p.name, value: SECRET_MASK } : p)) }), sealed: JSON.stringify(sealed) };
+  }
+
+  private unsealUrl(url: string | null, s: string): { url: string | null; url_secrets: string[] } {
+    const sealed = json<StoredParam[]>(s, []);
+    if (url === null || !sealed.length) return { url, url_secrets: [] };
+    const parts = splitUrl(url);
+    const params = parts.params.map((p) => {
+      const hit = sealed.find((x) => x.name === decodeParamName(p.name));
+      return hit && isMask(p.value) ? { name: p.name, value: this.secrets.decrypt(hit.sealed) } : p;
+    });
+    return { url: joinUrl({ ...parts, params }), url_secrets: sealed.map((x) => x.name) };
+  }
+
   private unseal(s: string): KeyValue[] {
     return json<StoredKv[]>(s, []).map((kv) => ({
       key: kv.key,
@@ -155,9 +238,9 @@ export class RouterStore {
       name: r.name,
       transport: r.transport,
       command: r.command,
-      args: json<string[]>(r.args, []),
+      ...this.unsealArgs(r.args),
       env: this.unseal(r.env),
-      url: r.url,
+      ...this.unsealUrl(r.url, r.url_secrets ?? '[]'),
       headers: this.unseal(r.headers),
       idle_timeout_s: r.idle_timeout_s,
       max_retries: r.max_retries,
@@ -185,44 +268,79 @@ export class RouterStore {
   createAdapter(f: AdapterFields): Adapter {
     const id = newId('ad');
     const at = this.now();
+    const u = this.sealUrl(f.url, f.url_secrets);
     this.guardName(() =>
       this.db
         .prepare(
-          `INSERT INTO mcp_adapters (id, name, transport, command, args, env, url, headers, idle_timeout_s, max_retries, call_timeout_s, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO mcp_adapters (id, name, transport, command, args, env, url, headers, url_secrets, idle_timeout_s, max_retries, call_timeout_s, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(id, f.name, f.transport, f.command, JSON.stringify(f.args), this.seal(f.env), f.url, this.seal(f.headers), f.idle_timeout_s, f.max_retries, f.call_timeout_s, at, at),
+        .run(id, f.name, f.transport, f.command, this.sealArgs(f.args, f.arg_secrets), this.seal(f.env), u.url, this.seal(f.headers), u.sealed, f.idle_timeout_s, f.max_retries, f.call_timeout_s, at, at),
       f.name,
     );
     return this.adapter(id);
   }
 
-  updateAdapter(id: string, f: AdapterFields): Adapter {
+  updateAdapter(id: string, f: AdapterFields, opts: { touch?: boolean } = {}): Adapter {
     const prev = this.rawAdapterRow(id);
     if (!prev) this.adapter(id);
+    const u = this.sealUrl(f.url, f.url_secrets, json<StoredParam[]>(prev!.url_secrets ?? '[]', []));
     this.guardName(
       () =>
         this.db
           .prepare(
-            `UPDATE mcp_adapters SET name = ?, transport = ?, command = ?, args = ?, env = ?, url = ?, headers = ?, idle_timeout_s = ?, max_retries = ?, call_timeout_s = ?, updated_at = ? WHERE id = ?`,
+            `UPDATE mcp_adapters SET name = ?, transport = ?, command = ?, args = ?, env = ?, url = ?, headers = ?, url_secrets = ?, idle_timeout_s = ?, max_retries = ?, call_timeout_s = ?, updated_at = ? WHERE id = ?`,
           )
           .run(
             f.name,
             f.transport,
             f.command,
-            JSON.stringify(f.args),
+            this.sealArgs(f.args, f.arg_secrets, json<StoredArg[]>(prev!.args, [])),
             this.seal(f.env, json<StoredKv[]>(prev!.env, [])),
-            f.url,
+            u.url,
             this.seal(f.headers, json<StoredKv[]>(prev!.headers, [])),
+            u.sealed,
             f.idle_timeout_s,
             f.max_retries,
             f.call_timeout_s,
-            this.now(),
+            opts.touch === false ? prev!.updated_at : this.now(),
             id,
           ),
       f.name,
     );
     return this.adapter(id);
+  }
+
+  /**
+   * Seals values older versions stored in clear: env/header names only the current rule
+   * recognises (DB_PASS, GITHUB_PAT …), arguments after secret-looking flags, secret-looking URL
+   * query parameters. Runs on start; returns the ids it changed.
+   */
+  upgradeSecrets(): string[] {
+    const changed: string[] = [];
+    for (const row of this.db.prepare('SELECT * FROM mcp_adapters').all() as AdapterRow[]) {
+      const a = this.toAdapter(row);
+      let dirty = false;
+      const kv = (list: KeyValue[]) =>
+        list.map((e) => {
+          if (!e.secret && e.value && looksSecret(e.key) && !OLD_SECRET_KEY.test(e.key)) {
+            dirty = true;
+            return { ...e, secret: true };
+          }
+          return e;
+        });
+      const env = kv(a.env);
+      const headers = kv(a.headers);
+      const detected = detectSecretArgs(a.args);
+      const argSecrets = a.arg_secrets.map((s, i) => s || detected[i]);
+      if (argSecrets.some((s, i) => s !== a.arg_secrets[i])) dirty = true;
+      const params = a.url ? [...new Set([...a.url_secrets, ...detectSecretParams(a.url)])] : [];
+      if (params.length !== a.url_secrets.length) dirty = true;
+      if (!dirty) continue;
+      this.db.transaction(() => this.updateAdapter(a.id, { ...a, env, headers, arg_secrets: argSecrets, url_secrets: params }, { touch: false }))();
+      changed.push(a.id);
+    }
+    return changed;
   }
 
   deleteAdapter(id: string): void {
@@ -433,5 +551,3 @@ export class RouterStore {
   }
 }
 
-/** What the API shows in place of a secret value. Sending it back means "keep the stored one". */
-export const SECRET_MASK = '••••••••';

@@ -46,8 +46,12 @@ export interface Adapter {
   transport: Transport;
   command: string | null;
   args: string[];
+  /** Per argument: true when it is secret (sealed at rest, masked on the wire and in logs). */
+  arg_secrets: boolean[];
   env: KeyValue[];
   url: string | null;
+  /** Names of URL query parameters whose values are secret. */
+  url_secrets: string[];
   headers: KeyValue[];
   /** Seconds without a request before the server process is closed. */
   idle_timeout_s: number;

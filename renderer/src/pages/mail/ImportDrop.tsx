@@ -1,4 +1,4 @@
-import { useState, type DragEvent } from 'react';
+import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { bridge } from '../../api';
 import { useHubEvent } from '../../hub';
 
@@ -11,29 +11,62 @@ interface Progress {
 /**
  * Drop an mbox or .eml here. The upload's own progress comes from XHR; parsing and storing
  * report over the hub (MailImportProgress) so a 10,000-message mbox shows a moving bar.
+ *
+ * The bar ends when the upload's HTTP reply arrives (the authority: it carries the report or the
+ * error) or when the hub says the import is done, whichever comes first. The hub and the reply
+ * travel on different connections, so progress events can arrive after the reply: they are
+ * ignored once the import has finished, so a late one can never bring the bar back (it used to,
+ * and then hid the file picker until a reload).
  */
 export function ImportDrop({ inboxId, onImported }: { inboxId: string; onImported(msg: string): void }) {
   const [over, setOver] = useState(false);
   const [progress, setProgress] = useState<Progress | null>(null);
-  const [importId, setImportId] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** The import in flight, if any; finished imports are forgotten, so their late events do nothing. */
+  const active = useRef<{ id: string; xhr: XMLHttpRequest } | null>(null);
+
+  // Leaving the page mid-upload: stop listening and drop the request.
+  useEffect(
+    () => () => {
+      const a = active.current;
+      active.current = null;
+      a?.xhr.abort();
+    },
+    [],
+  );
+
+  const finish = (id: string) => {
+    if (active.current?.id !== id) return false;
+    active.current = null;
+    setProgress(null);
+    return true;
+  };
 
   useHubEvent('MailImportProgress', (...args) => {
-    const p = args[0] as { import_id: string | null; phase: 'parse' | 'store'; done: number; total: number };
-    if (p.import_id && p.import_id === importId) setProgress({ phase: p.phase, done: p.done, total: p.total });
+    const p = args[0] as { import_id: string | null; phase: 'parse' | 'store' | 'done'; done: number; total: number };
+    if (!p?.import_id || active.current?.id !== p.import_id) return;
+    if (p.phase === 'done') {
+      // The server is finished; the HTTP reply brings the report (or already did).
+      setProgress(null);
+      return;
+    }
+    setProgress({ phase: p.phase, done: p.done, total: p.total });
   });
 
   const upload = (file: File) => {
-    const id = Math.random().toString(36).slice(2);
-    setImportId(id);
+    active.current?.xhr.abort();
+    const id = `${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
+    const xhr = new XMLHttpRequest();
+    active.current = { id, xhr };
     setError(null);
     setProgress({ phase: 'upload', done: 0, total: file.size });
-    const xhr = new XMLHttpRequest();
     xhr.open('POST', `${bridge.baseUrl}/api/mail/import?inbox=${encodeURIComponent(inboxId)}&filename=${encodeURIComponent(file.name)}&import_id=${id}`);
     xhr.setRequestHeader('authorization', `Bearer ${bridge.token}`);
-    xhr.upload.onprogress = (e) => setProgress({ phase: 'upload', done: e.loaded, total: e.total || file.size });
+    xhr.upload.onprogress = (e) => {
+      if (active.current?.id === id) setProgress((p) => (p && p.phase !== 'upload' ? p : { phase: 'upload', done: e.loaded, total: e.total || file.size }));
+    };
     xhr.onload = () => {
-      setProgress(null);
+      if (!finish(id)) return;
       try {
         const body = JSON.parse(xhr.responseText) as { imported?: number; duplicates?: number; total?: number; failed?: unknown[]; message?: string };
         if (xhr.status >= 400) setError(body.message ?? `Import failed (HTTP ${xhr.status}).`);
@@ -43,9 +76,9 @@ export function ImportDrop({ inboxId, onImported }: { inboxId: string; onImporte
       }
     };
     xhr.onerror = () => {
-      setProgress(null);
-      setError('Upload failed: the connection to Mailroom dropped.');
+      if (finish(id)) setError('Upload failed: the connection to Mailroom dropped.');
     };
+    xhr.onabort = () => void finish(id);
     xhr.send(file);
   };
 

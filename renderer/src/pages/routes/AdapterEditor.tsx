@@ -1,9 +1,29 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { api } from '../../api';
 import type { Adapter, KeyValue } from './types';
 import { errorText } from './types';
+import { decodeParamName, detectSecretArgs, looksSecret, splitUrl } from '../../../../shared/secrets';
 
-const SECRET_KEY = /(token|secret|password|passwd|authorization|auth|api[_-]?key|key|cookie|credential|private)/i;
+interface ArgRow {
+  value: string;
+  secret: boolean;
+}
+
+/** A lock button: pressed = the value is secret (stored encrypted, shown masked, kept out of logs). */
+function LockToggle({ locked, label, onChange }: { locked: boolean; label: string; onChange(locked: boolean): void }) {
+  return (
+    <button
+      type="button"
+      className={`btn btn-small lock-toggle ${locked ? 'locked' : ''}`}
+      aria-pressed={locked}
+      aria-label={label}
+      title={locked ? 'Secret: stored encrypted, shown masked. Click to make it plain.' : 'Plain value. Click to make it secret.'}
+      onClick={() => onChange(!locked)}
+    >
+      <span aria-hidden="true">{locked ? '🔒' : '🔓'}</span>
+    </button>
+  );
+}
 
 interface Props {
   adapter: Adapter | null;
@@ -11,13 +31,15 @@ interface Props {
   onCancel(): void;
 }
 
-/** Add / edit an adapter: command + args (one per line, no shell), env or headers with masked secrets. */
+/** Add / edit an adapter: command + args (one per row, no shell), env or headers; any value can be locked as secret. */
 export function AdapterEditor({ adapter, onSaved, onCancel }: Props) {
   const [name, setName] = useState(adapter?.name ?? '');
   const [transport, setTransport] = useState<'stdio' | 'http'>(adapter?.transport ?? 'stdio');
   const [command, setCommand] = useState(adapter?.command ?? '');
-  const [args, setArgs] = useState((adapter?.args ?? []).join('\n'));
+  const [args, setArgs] = useState<ArgRow[]>(() => (adapter?.args ?? []).map((value, i) => ({ value, secret: !!adapter?.arg_secrets?.[i] })));
   const [url, setUrl] = useState(adapter?.url ?? '');
+  // Query parameters the user locked or unlocked; the rest follow the name rule (token, api_key, sig …).
+  const [paramChoice, setParamChoice] = useState<Record<string, boolean>>(() => Object.fromEntries((adapter?.url_secrets ?? []).map((n) => [n, true])));
   const [kvs, setKvs] = useState<KeyValue[]>(adapter ? (adapter.transport === 'http' ? adapter.headers : adapter.env) : []);
   const [idle, setIdle] = useState(adapter?.idle_timeout_s ?? 300);
   const [retries, setRetries] = useState(adapter?.max_retries ?? 3);
@@ -26,6 +48,37 @@ export function AdapterEditor({ adapter, onSaved, onCancel }: Props) {
   const [busy, setBusy] = useState(false);
 
   const setKv = (i: number, patch: Partial<KeyValue>) => setKvs((list) => list.map((kv, j) => (j === i ? { ...kv, ...patch } : kv)));
+  const setArg = (i: number, patch: Partial<ArgRow>) => setArgs((list) => list.map((a, j) => (j === i ? { ...a, ...patch } : a)));
+  /** Typing a value after a secret-looking flag (--token) locks it; a later click can unlock it. */
+  const typeArg = (i: number, value: string) =>
+    setArgs((list) => {
+      const before = detectSecretArgs(list.map((a) => a.value));
+      const next = list.map((a, j) => (j === i ? { ...a, value } : a));
+      const detected = detectSecretArgs(next.map((a) => a.value));
+      return next.map((a, j) => (j === i && detected[j] && !before[j] ? { ...a, secret: true } : a));
+    });
+  /** Pasting several lines into an argument adds one row per line. */
+  const pasteArgs = (i: number, text: string): boolean => {
+    const lines = text.split(/\r?\n/).filter((l) => l.length > 0);
+    if (lines.length < 2) return false;
+    setArgs((list) => {
+      const rows = [...list.slice(0, i), ...lines.map((value) => ({ value, secret: false })), ...list.slice(i + 1)];
+      const detected = detectSecretArgs(rows.map((r) => r.value));
+      return rows.map((r, j) => ({ ...r, secret: r.secret || detected[j] }));
+    });
+    return true;
+  };
+
+  const params = useMemo(() => {
+    try {
+      return splitUrl(url)
+        .params.filter((p) => p.value !== '')
+        .map((p) => decodeParamName(p.name));
+    } catch {
+      return [];
+    }
+  }, [url]);
+  const paramSecret = (name: string) => paramChoice[name] ?? looksSecret(name);
 
   const save = async () => {
     setBusy(true);
@@ -34,8 +87,8 @@ export function AdapterEditor({ adapter, onSaved, onCancel }: Props) {
       name,
       transport,
       ...(transport === 'stdio'
-        ? { command, args: args.split('\n').filter((l) => l.length > 0), env: kvs.filter((kv) => kv.key) }
-        : { url, headers: kvs.filter((kv) => kv.key) }),
+        ? { command, args: args.map((a) => a.value), arg_secrets: args.map((a) => a.secret), env: kvs.filter((kv) => kv.key) }
+        : { url, url_secrets: params.filter(paramSecret), url_public: params.filter((n) => !paramSecret(n)), headers: kvs.filter((kv) => kv.key) }),
       idle_timeout_s: Number(idle),
       max_retries: Number(retries),
       call_timeout_s: Number(timeout),
@@ -78,10 +131,6 @@ export function AdapterEditor({ adapter, onSaved, onCancel }: Props) {
               <input className="input mono" aria-label="Command" value={command} onChange={(e) => setCommand(e.target.value)} placeholder="npx" required />
               <small className="muted">One program, started without a shell. Arguments go below.</small>
             </label>
-            <label>
-              Arguments <span className="muted">(one per line)</span>
-              <textarea className="input mono" rows={3} aria-label="Arguments (one per line)" value={args} onChange={(e) => setArgs(e.target.value)} placeholder={'-y\n@modelcontextprotocol/server-memory'} />
-            </label>
           </>
         ) : (
           <label className="span-2">
@@ -91,11 +140,53 @@ export function AdapterEditor({ adapter, onSaved, onCancel }: Props) {
         )}
       </div>
 
+      {transport === 'stdio' ? (
+        <fieldset className="kv" aria-label="Arguments">
+          <legend>
+            Arguments <span className="muted">(one per row, passed as-is, no shell; lock the ones that are secret)</span>
+          </legend>
+          {args.map((a, i) => (
+            <div className="kv-row arg-row" key={i}>
+              <input
+                className="input mono"
+                aria-label={`Argument ${i + 1}`}
+                type={a.secret ? 'password' : 'text'}
+                value={a.value}
+                placeholder={i === 0 ? '-y' : '@modelcontextprotocol/server-memory'}
+                onChange={(e) => typeArg(i, e.target.value)}
+                onPaste={(e) => {
+                  if (pasteArgs(i, e.clipboardData.getData('text'))) e.preventDefault();
+                }}
+              />
+              <LockToggle locked={a.secret} label={`Secret: argument ${i + 1}`} onChange={(secret) => setArg(i, { secret })} />
+              <button type="button" className="btn btn-small" aria-label={`Remove argument ${i + 1}`} onClick={() => setArgs((l) => l.filter((_, j) => j !== i))}>
+                ×
+              </button>
+            </div>
+          ))}
+          <button type="button" className="btn btn-small" onClick={() => setArgs((l) => [...l, { value: '', secret: false }])}>
+            + Add argument
+          </button>
+        </fieldset>
+      ) : (
+        params.length > 0 && (
+          <fieldset className="kv" aria-label="URL parameters">
+            <legend>URL query parameters <span className="muted">(lock the ones that are secret)</span></legend>
+            {params.map((name) => (
+              <div className="kv-row param-row" key={name}>
+                <code>{name}</code>
+                <LockToggle locked={paramSecret(name)} label={`Secret: URL parameter ${name}`} onChange={(locked) => setParamChoice((c) => ({ ...c, [name]: locked }))} />
+              </div>
+            ))}
+          </fieldset>
+        )
+      )}
+
       <fieldset className="kv">
         <legend>{transport === 'stdio' ? 'Environment' : 'Headers'}</legend>
         {kvs.map((kv, i) => (
           <div className="kv-row" key={i}>
-            <input className="input mono" aria-label="Key" value={kv.key} placeholder="API_TOKEN" onChange={(e) => setKv(i, { key: e.target.value, secret: kv.secret || SECRET_KEY.test(e.target.value) })} />
+            <input className="input mono" aria-label="Key" value={kv.key} placeholder="API_TOKEN" onChange={(e) => setKv(i, { key: e.target.value, secret: kv.secret || looksSecret(e.target.value) })} />
             <input
               className="input mono"
               aria-label={`Value of ${kv.key || 'new entry'}`}
@@ -104,9 +195,7 @@ export function AdapterEditor({ adapter, onSaved, onCancel }: Props) {
               placeholder={kv.secret ? 'secret (stored encrypted)' : 'value'}
               onChange={(e) => setKv(i, { value: e.target.value })}
             />
-            <label className="inline">
-              <input type="checkbox" checked={kv.secret} onChange={(e) => setKv(i, { secret: e.target.checked })} /> secret
-            </label>
+            <LockToggle locked={kv.secret} label={`Secret: ${kv.key || 'new entry'}`} onChange={(secret) => setKv(i, { secret })} />
             <button type="button" className="btn btn-small" aria-label={`Remove ${kv.key}`} onClick={() => setKvs((l) => l.filter((_, j) => j !== i))}>
               ×
             </button>

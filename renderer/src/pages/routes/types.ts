@@ -23,9 +23,13 @@ export interface Adapter {
   name: string;
   transport: 'stdio' | 'http';
   command: string | null;
+  /** Secret entries come masked; `arg_secrets[i]` says which. */
   args: string[];
+  arg_secrets: boolean[];
   env: KeyValue[];
+  /** Secret query parameter values come masked; `url_secrets` names them. */
   url: string | null;
+  url_secrets: string[];
   headers: KeyValue[];
   idle_timeout_s: number;
   max_retries: number;

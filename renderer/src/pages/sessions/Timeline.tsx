@@ -36,7 +36,11 @@ function Message({ m, sessions }: { m: TaskMessageDto; sessions: TaskDto[] }) {
 /** The read-only history of a session's mailbox, oldest first, kept scrolled to the newest. */
 export function Timeline({ messages, sessions }: { messages: TaskMessageDto[]; sessions: TaskDto[] }) {
   const end = useRef<HTMLDivElement>(null);
-  useEffect(() => end.current?.scrollIntoView({ block: 'end' }), [messages.length]);
+  // Effects return nothing or a cleanup: scrollIntoView() returns a Promise in current Chromium,
+  // and React calling that as a cleanup threw `destroy_ is not a function` and blanked the app.
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: 'end' });
+  }, [messages.length]);
   if (messages.length === 0) return <p className="muted timeline-empty">No messages yet. Write the first one below — the session reads it at its next tool call.</p>;
   return (
     <div className="timeline" data-testid="timeline">
