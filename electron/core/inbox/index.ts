@@ -240,9 +240,11 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
   };
 
   /** What the person decided, before the files move: the item's text and the suggestion it had. */
-  const pendingExamples = (actions: ActionInput[], origin: string) => {
+  const pendingExamples = async (actions: ActionInput[], origin: string) => {
     const out = new Map<string, NewExample>();
-    const cached = db.prepare('SELECT result FROM inbox_analyses WHERE path = ?');
+    const cached = db.prepare('SELECT hash, result FROM inbox_analyses WHERE path = ?');
+    const texts = new Map<string, string>();
+    const fresh = new Map<string, AnalysisItem>();
     for (const a of actions) {
       let text: string;
       const rel = normalizeRel(a.path);
@@ -251,8 +253,24 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
       } catch {
         continue;
       }
-      const row = cached.get(rel) as { result: string } | undefined;
-      const s = row ? (JSON.parse(row.result) as AnalysisItem) : undefined;
+      texts.set(rel, text);
+      const row = cached.get(rel) as { hash: string; result: string } | undefined;
+      if (row && row.hash === sha256(text)) fresh.set(rel, JSON.parse(row.result) as AnalysisItem);
+    }
+    // What was suggested: the cached analysis of these bytes, or (not analyzed yet) a fresh one.
+    const missing = [...texts.keys()].filter((p) => !fresh.has(p));
+    if (missing.length) {
+      try {
+        for (const x of await analyzePaths(missing)) fresh.set(x.detail.item.path, x.detail.item);
+      } catch (e) {
+        log.warn('could not analyze items before recording examples', { error: String(e) });
+      }
+    }
+    for (const a of actions) {
+      const rel = normalizeRel(a.path);
+      const text = texts.get(rel);
+      if (text === undefined) continue;
+      const s = fresh.get(rel);
       const note = parseNote(rel, text);
       out.set(rel, {
         batch_id: null,
@@ -282,7 +300,7 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
   };
 
   const execute = async (args: { actions: ActionInput[]; dry_run?: boolean }, origin = 'review'): Promise<ExecuteResult> => {
-    const pending = args.dry_run ? new Map<string, NewExample>() : pendingExamples(args.actions, origin);
+    const pending = args.dry_run ? new Map<string, NewExample>() : await pendingExamples(args.actions, origin);
     const r = await journal.execute(args.actions, { dryRun: args.dry_run });
     const { touched, ...out } = r;
     if (!args.dry_run) {
