@@ -198,7 +198,7 @@ export class ExampleStore {
       }
       const elsewhere = all.filter((e) => e.folder !== folder);
       const candidates = [...support]
-        .filter(([t, n]) => n >= minSupport && n >= 0.6 * xs.length)
+        .filter(([, n]) => n >= minSupport && n >= 0.6 * xs.length)
         .filter(([t]) => elsewhere.filter((e) => terms(`${e.title} ${e.text}`).includes(t)).length <= Math.floor(elsewhere.length * 0.1))
         .map(([t, n]) => ({ t, n, score: n * p.idf(t) }))
         .sort((a, b) => b.score - a.score || a.t.localeCompare(b.t));
@@ -229,7 +229,7 @@ export function memoryVotes(m: Memory, v: Vec): { votes: Map<string, number>; li
     .slice(0, 7);
   for (const { e, s } of near) {
     votes.set(e.folder, (votes.get(e.folder) ?? 0) + s);
-    if (s >= 0.3) like.set(e.folder, (like.get(e.folder) ?? 0) + 1);
+    if (s >= 0.25) like.set(e.folder, (like.get(e.folder) ?? 0) + 1);
     best.set(e.folder, Math.max(best.get(e.folder) ?? 0, s));
   }
   const proto = [...m.prototypes]
