@@ -16,6 +16,8 @@ import { folderProfiles, terms } from '../electron/core/inbox/profiles';
 import type { Nlp } from '../electron/core/nlp';
 
 export const FIXTURE = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'vault-eval');
+/** A second labelled set written by the same engineer as the analysis (in-sample, for development). */
+export const DEV_SET = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'vault-dev');
 /** A held-out set (written independently of the code); measured when present, never tuned on. */
 export const HELDOUT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'heldout', 'vault-set');
 

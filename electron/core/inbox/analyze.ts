@@ -227,7 +227,10 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
 
   // Empty and junk notes.
   const words = body.split(/\s+/).filter(Boolean);
-  if (!words.length || (words.length <= 3 && JUNK.test(body.replace(/[^\p{L}\p{N} ]/gu, '').trim()))) {
+  const junk = (t: string) => JUNK.test(t.replace(/[^\p{L}\p{N} ]/gu, '').trim());
+  // Placeholder text only (a heading "asdf" over a body "asdf" is still placeholder text).
+  const placeholder = words.length <= 6 && (junk(body) || [...new Set(words.map((w) => w.toLowerCase()))].every(junk));
+  if (!words.length || placeholder) {
     return done(base({ suggested_action: 'delete', confidence: words.length ? 0.85 : 0.95, reasoning: words.length ? 'Placeholder text only' : 'Empty note' }));
   }
 
@@ -277,7 +280,11 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
       }
       const sum = [...folders.values()].reduce((a, b) => a + b, 0);
       for (const [f, w] of folders) ev.add('link', f, (2 * w) / Math.max(sum, 1));
-      if (folders.size) ev.amount('link', weak ? 0.5 : 1);
+      // What the person's note is about (their role, their work) is where items about them go.
+      const about = rankFolders(p, p.vector(personText)).filter(([f]) => isDestination(f) && !PEOPLE_DIR.test(f));
+      const a1 = about[0]?.[1] ?? 0;
+      if (a1 >= 0.05) for (const [f, c] of about.slice(0, 2)) if (c >= 0.6 * a1) ev.add('link', f, 2 * (c / a1) ** 2);
+      if (folders.size || a1 >= 0.05) ev.amount('link', weak ? 0.5 : 1);
     }
   }
   const names = Object.keys(locations).slice(0, 3);
