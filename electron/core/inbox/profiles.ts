@@ -66,13 +66,16 @@ export interface Profiles {
 }
 
 const cache = new WeakMap<VaultIndex, Profiles>();
+/** Term frequencies per note version (path + content hash): only changed notes are tokenised again. */
+const signatures = new WeakMap<VaultIndex, string>();
+const tfCache = new WeakMap<VaultIndex, Map<string, { hash: string; tf: Vec; text: string }>>();
 
 interface Row {
   path: string;
   folder: string;
+  hash: string;
   title: string;
   tags: string;
-  body: string;
 }
 
 /**
@@ -82,21 +85,36 @@ interface Row {
 export function folderProfiles(index: VaultIndex, accept: (folder: string) => boolean): Profiles {
   const hit = cache.get(index);
   if (hit && hit.generation === index.generation) return hit;
-  const rows = index.db
-    .prepare('SELECT n.path, n.folder, n.title, n.tags, f.body FROM notes n JOIN notes_fts f ON f.rowid = n.id')
-    .all() as Row[];
-  const texts = new Map<string, string>();
+  // Only the destination folders' notes count (not the inbox): a capture into the inbox leaves the profiles as they are.
+  const rows = (index.db.prepare('SELECT n.path, n.folder, n.hash, n.title, n.tags FROM notes n ORDER BY n.path').all() as Row[]).filter((r) => accept(r.folder));
+  const signature = rows.map((r) => r.hash).join('');
+  const prev = signatures.get(index);
+  if (hit && prev === signature) {
+    const same = { ...hit, generation: index.generation };
+    cache.set(index, same);
+    return same;
+  }
+  signatures.set(index, signature);
+  const bodyOf = index.db.prepare('SELECT body FROM notes_fts WHERE rowid = (SELECT id FROM notes WHERE path = ?)');
+  const old = tfCache.get(index) ?? new Map<string, { hash: string; tf: Vec; text: string }>();
+  const fresh = new Map<string, { hash: string; tf: Vec; text: string }>();
   const df = new Map<string, number>();
   const perNote: Array<{ folder: string; tf: Vec }> = [];
   for (const r of rows) {
-    const tags = (JSON.parse(r.tags) as string[]).join(' ');
-    texts.set(r.path, `${r.title}\n${tags}\n${r.body}`);
-    const tf = termFreq(r.body);
-    termFreq(r.title, 2, tf);
-    termFreq(tags.replace(/[/_-]/g, ' '), 2, tf);
-    for (const t of tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
-    if (accept(r.folder)) perNote.push({ folder: r.folder, tf });
+    let c = old.get(r.path);
+    if (!c || c.hash !== r.hash) {
+      const body = (bodyOf.get(r.path) as { body: string } | undefined)?.body ?? '';
+      const tags = (JSON.parse(r.tags) as string[]).join(' ');
+      const tf = termFreq(body);
+      termFreq(r.title, 2, tf);
+      termFreq(tags.replace(/[/_-]/g, ' '), 2, tf);
+      c = { hash: r.hash, tf, text: `${r.title}\n${tags}\n${body}` };
+    }
+    fresh.set(r.path, c);
+    for (const t of c.tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
+    perNote.push({ folder: r.folder, tf: c.tf });
   }
+  tfCache.set(index, fresh);
   const N = Math.max(rows.length, 1);
   const idf = (t: string) => Math.log((N + 1) / ((df.get(t) ?? 0) + 0.5));
   const weigh = (tf: Vec): Vec => {
@@ -139,7 +157,7 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
     },
     folders,
     byFolder: new Map(folders.map((f) => [f.folder, f])),
-    text: (rel) => texts.get(rel),
+    text: (rel) => fresh.get(rel)?.text,
   };
   cache.set(index, p);
   return p;
