@@ -94,6 +94,8 @@ export interface EvalResult {
   keyword: Judged[];
   notes: number;
   curve: CurvePoint[];
+  /** Right first time while reviewing in order with learning (NaN without a curve). */
+  online: number;
 }
 
 const NOW = Date.parse('2026-02-05T12:00:00Z');
@@ -132,21 +134,27 @@ export async function evaluateSet(dir: string, opts: { nlp?: Nlp; curve?: number
     });
 
     // Learning curve: a person reviews the items in order, accepting right suggestions and
-    // correcting wrong ones to gold (both recorded as examples, as the Inbox page does), until N
-    // corrections; the rest are re-analyzed with what was learnt.
+    // correcting wrong ones to gold (both recorded as examples, as the Inbox page does). After
+    // the Nth correction the items not yet reviewed are re-analyzed with what was learnt. A set
+    // with fewer wrong suggestions than N also gets a point after its last correction.
     const curve: CurvePoint[] = [];
-    for (const N of opts.curve ?? []) {
-      const db = new Database(path.join(tmp, `examples-${N}.db`));
+    let online = NaN;
+    if (opts.curve?.length) {
+      const targets = new Set(opts.curve);
+      const db = new Database(path.join(tmp, 'examples.db'));
       const store = new ExampleStore(db, () => NOW);
       let corrections = 0;
-      let reviewed = 0;
-      for (const x of items) {
-        if (corrections >= N) break;
+      let right = 0;
+      let lastAt = -1;
+      const point = async (reviewed: number) => {
+        const rest = items.slice(reviewed);
+        curve.push({ corrections, reviewed, accuracy: accuracy(asJudged(await analyze(store, rest))), rest: rest.length });
+      };
+      if (targets.has(0)) await point(0);
+      for (const [i, x] of items.entries()) {
         const [{ item }] = await analyze(store, [x]);
-        reviewed++;
         const g = normGold(x.g);
-        const right = judge(g, item.suggested_action, item.destination);
-        if (!right) corrections++;
+        const ok = judge(g, item.suggested_action, item.destination);
         const action = g === 'delete' || g === 'keep' ? g : g.startsWith('merge:') ? 'merge' : 'move';
         const destination = action === 'move' ? `${g}/` : action === 'merge' ? g.slice(6) : null;
         store.record([
@@ -157,20 +165,25 @@ export async function evaluateSet(dir: string, opts: { nlp?: Nlp; curve?: number
             text: x.text,
             action: action as AnalysisItem['suggested_action'],
             folder: null,
-            destination: right ? item.destination : destination,
+            destination: ok ? item.destination : destination,
             suggested_action: item.suggested_action,
             suggested_destination: item.destination,
             suggested_confidence: item.confidence,
             origin: 'bench',
           },
         ]);
+        if (ok) right++;
+        else {
+          corrections++;
+          lastAt = i;
+          if (targets.has(corrections) && i + 1 < items.length) await point(i + 1);
+        }
       }
-      const rest = items.slice(reviewed);
-      const judged = asJudged(await analyze(store, rest));
-      curve.push({ corrections, reviewed, accuracy: accuracy(judged), rest: rest.length });
+      if (lastAt >= 0 && !targets.has(corrections) && lastAt + 1 < items.length) await point(lastAt + 1);
+      online = right / Math.max(1, items.length);
       db.close();
     }
-    return { set: path.basename(dir), ours, baseline, keyword, notes: report.scanned - Object.keys(gold).length, curve };
+    return { set: path.basename(dir), ours, baseline, keyword, notes: report.scanned - Object.keys(gold).length, curve, online };
   } finally {
     index.close();
     fs.rmSync(tmp, { recursive: true, force: true });

@@ -210,12 +210,8 @@ export async function filingRows(dir: string, label: string): Promise<BenchRow[]
   for (const b of calibration(ev.ours)) {
     out.push({ area: AREA, figure: `reliability ${b.bucket} (${label}; n=${b.n}, right ${b.correct})`, value: b.n ? round(b.accuracy * 100, 1) : NaN, unit: '%' });
   }
-  // A set with fewer wrong suggestions than N runs out of corrections: each distinct point once.
-  const seen = new Set<string>();
+  out.push({ area: AREA, figure: `right first time, reviewing in order while learning (${label})`, value: round(ev.online * 100, 1), unit: '%', baseline: round(ours * 100, 1), baseline_label: 'no learning' });
   for (const c of ev.curve) {
-    const key = `${c.corrections}:${c.reviewed}`;
-    if (seen.has(key) || !c.rest) continue;
-    seen.add(key);
     out.push({
       area: AREA,
       figure: `after ${c.corrections} corrections (${label}; ${c.reviewed} reviewed, accuracy on the other ${c.rest})`,
