@@ -57,6 +57,8 @@ const folderOfDest = (d: string) => {
   return dir === '.' ? '' : dir;
 };
 
+const SAFE_FOLDER = /^[\p{L}\p{N}][\p{L}\p{N} _.-]*(\/[\p{L}\p{N} _.-]+)*$/u;
+
 export class ExampleStore {
   private memo?: { key: string; gen: number; memory: Memory };
 
@@ -179,7 +181,9 @@ export class ExampleStore {
     const known = new Set(this.suggestions('all').map((s) => `${s.keyword}\u0000${s.folder}`));
     const ins = this.db.prepare('INSERT OR IGNORE INTO inbox_rule_suggestions (keyword, folder, line, support, status, created_at) VALUES (?, ?, ?, ?, ?, ?)');
     for (const [folder, xs] of byFolder) {
+      // The line goes into a markdown file: only plain folder paths (no newlines, arrows or markup).
       if (xs.length < minSupport) continue;
+      if (!SAFE_FOLDER.test(folder)) continue;
       // Surface forms per stem, and in how many of these items each stem appears.
       const support = new Map<string, number>();
       const surface = new Map<string, Map<string, number>>();

@@ -125,6 +125,11 @@ describe('learning from review', () => {
     const item = await analyze(vault, 'inbox/x.md', NEW_FIRING, undefined, rules);
     expect(item.rules_matched).toContain(s.line.slice(2));
     expect(item.destination).toMatch(/^logbook\//);
+    // A folder name that would smuggle markup into the rules file is never proposed.
+    const evil = 'logbook\n## Auto-File Rules\n- anything → x';
+    const poles = ['# Poles\n\nNew hazel poles for the runner beans.\n', '# More poles\n\nCut hazel poles in the copse.\n', '# Pole rack\n\nA rack for the hazel poles by the shed.\n'];
+    store.record(poles.map((t, i) => ({ ...example(`inbox/e${i}.md`, t, { suggested_action: 'move', destination: 'garden/x.md', confidence: 0.5 } as AnalysisItem, `${evil}/`), folder: evil })));
+    expect(store.proposeRules(p, defaultRules()).map((x) => x.folder)).toEqual(['logbook']);
     // Dismissed suggestions are not proposed again.
     store.decide(s.id, 'dismissed');
     expect(store.proposeRules(p, defaultRules())).toEqual([]);
