@@ -88,13 +88,21 @@ const related = (a: string, b: string) => (a === b ? 1 : a.startsWith(b + '/') |
 /**
  * Confidence that `chosen` is right: each kind of evidence is a witness worth reliability ×
  * amount × its share for the chosen folder, combined as independent witnesses (noisy-OR); a
- * kind that prefers another folder lowers it in proportion to how much it prefers it. No
- * evidence → 0. Capped at 0.97.
+ * kind that prefers another folder lowers it in proportion to how much it prefers it (less so
+ * when the person's own rule or hint backs the chosen folder). No evidence → 0. Capped at 0.97.
  */
 export function confidenceOf(evidence: Evidence[], chosen: string): { confidence: number; rows: EvidenceRow[] } {
   let miss = 1;
   let doubt = 1;
   const rows: EvidenceRow[] = [];
+  // The person's explicit instructions (their rule, their hint) outrank inferred disagreement.
+  let explicit = 0;
+  for (const e of evidence) {
+    if (e.kind !== 'rule' && e.kind !== 'hint') continue;
+    const total = [...e.votes.values()].reduce((a, b) => a + Math.max(0, b), 0);
+    const forChosen = [...e.votes].reduce((a, [f, w]) => a + Math.max(0, w) * (f === chosen ? 1 : 0), 0);
+    if (total > 0) explicit = Math.max(explicit, RELIABILITY[e.kind] * Math.min(1, e.amount) * (forChosen / total));
+  }
   for (const e of evidence) {
     const total = [...e.votes.values()].reduce((a, b) => a + Math.max(0, b), 0);
     const amount = Math.max(0, Math.min(1, e.amount));
@@ -109,7 +117,7 @@ export function confidenceOf(evidence: Evidence[], chosen: string): { confidence
     const share = Math.min(1, forChosen / total);
     const strength = RELIABILITY[e.kind] * amount * share;
     miss *= 1 - strength;
-    if (related(top, chosen) < 1) doubt *= 1 - 0.8 * RELIABILITY[e.kind] * amount * Math.max(0, topW / total - share);
+    if (related(top, chosen) < 1) doubt *= 1 - 0.8 * RELIABILITY[e.kind] * amount * Math.max(0, topW / total - share) * (1 - explicit);
     rows.push({ kind: e.kind, share: round2(share), amount: round2(amount), strength: round2(strength), top });
   }
   return { confidence: round2(Math.min(0.97, (1 - miss) * doubt)), rows };
