@@ -14,6 +14,7 @@ import { runMcpStdio } from './cli/mcp';
 import { registerMailboxCommands } from './mailbox/cli';
 import { registerMailCommands } from './mail/cli';
 import { registerVaultCommands } from './vault/cli';
+import { registerInboxCommands } from './inbox/cli';
 
 interface CommonOpts {
   vault?: string;
@@ -143,6 +144,7 @@ export function buildProgram(rt: CliRuntime, setOpts: (opts: CommonOpts, cmd: Co
   registerMailboxCommands(program, rt);
   registerMailCommands(program, rt);
   registerVaultCommands(program, rt);
+  registerInboxCommands(program, rt);
   void rt;
   return program;
 }
