@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { createLogger, type Logger } from '../common/log';
 import { EventBus } from '../common/events';
 import { systemClock } from '../common/clock';
-import type { Clock, CoreContext, Domain, HubBroadcaster, Platform, ResourceTemplateDef, RouteDef, ToolDef, HubMethodHandler } from '../common/types';
+import type { Clock, CompletionSource, CoreContext, Domain, HubBroadcaster, Platform, ResourceTemplateDef, RouteDef, ToolDef, HubMethodHandler } from '../common/types';
 import { openStateDb } from '../db';
 import { createHub, type Hub } from '../hub';
 import type { Config } from './config';
@@ -35,6 +35,8 @@ export interface Core {
   domains: Domain[];
   tools: ToolDef[];
   resourceTemplates: ResourceTemplateDef[];
+  /** Every domain's named completion sources (MCP argument completion). */
+  completions: Record<string, CompletionSource>;
   routes: RouteDef[];
   counts(): Record<string, number>;
   startedAt: number;
@@ -92,6 +94,7 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
     domains,
     tools,
     resourceTemplates: domains.flatMap((d) => d.resourceTemplates ?? []),
+    completions: Object.assign({}, ...domains.map((d) => d.completions ?? {})) as Record<string, CompletionSource>,
     routes: domains.flatMap((d) => d.routes ?? []),
     counts,
     startedAt,

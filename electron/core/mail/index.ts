@@ -1,4 +1,5 @@
 import type { CoreContext, Domain } from '../common/types';
+import { completeFrom } from '../common/complete';
 import type { Nlp } from '../nlp/contract';
 import type { InboxSaveDep, RouterDep } from './deps';
 import { mailResources } from './resources';
@@ -25,6 +26,9 @@ export function createMail(ctx: CoreContext, deps: { nlp?: Nlp; inbox?: InboxSav
     mail,
     tools: mailTools(mail),
     resourceTemplates: mailResources(mail),
+    completions: {
+      'mail.inbox': (typed) => (mail.ready() ? completeFrom(mail.store.listInboxes().map((ib) => ({ id: ib.id, labels: [ib.address, ib.name] })), typed) : []),
+    },
     routes: mailRoutes(mail),
     counts: (): Record<string, number> => {
       if (!mail.ready()) return {};

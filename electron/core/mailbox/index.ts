@@ -1,4 +1,5 @@
 import type { CoreContext, Domain } from '../common/types';
+import { completeFrom } from '../common/complete';
 import { MailboxService } from './service';
 import { mailboxRoutes } from './routes';
 import { mailboxHubMethods } from './hub';
@@ -22,6 +23,16 @@ export function createMailbox(ctx: CoreContext): Mailbox {
     service,
     tools: [checkInboxTool(service), sendToTaskTool(service), inboxStatusTool(service), sendToPeerTool(service)],
     routes: mailboxRoutes(service),
+    completions: {
+      // Sessions with messages waiting first, then the most recently active.
+      'mailbox.task': (typed) =>
+        service.store.ready()
+          ? completeFrom(
+              [...service.store.list()].sort((a, b) => Number(b.pending > 0) - Number(a.pending > 0) || b.updated_at.localeCompare(a.updated_at)).map((t) => ({ id: t.id, labels: [t.name] })),
+              typed,
+            )
+          : [],
+    },
     hubMethods: mailboxHubMethods(service),
     counts: (): Record<string, number> => (service.store.ready() ? { sessions: service.store.list().length, session_messages_pending: service.store.totalPending() } : {}),
     start() {
