@@ -3,6 +3,7 @@ import { parseWith } from '../common/tool';
 import { MailroomError, invalidArgument } from '../common/errors';
 import { RawResponse, type RouteDef } from '../common/types';
 import type { MailService } from './service';
+import { MailForwardBody, MailSendBody, forwardSubject, type MailSendResult } from '../../../shared/mail-compose';
 import type { ThreadStatus } from './store';
 
 const InboxCreate = z.object({ address: z.string().min(3), id: z.string().optional(), name: z.string().optional(), labels: z.array(z.string()).optional() });
@@ -135,6 +136,20 @@ export function mailRoutes(mail: MailService): RouteDef[] {
         const key = `draft:${d.id}`;
         if (!mail.outbox.get(key) && d.needs_human_approval && !d.approved_at) mail.approveDraft(d.id);
         return mail.sendReply({ thread_id: d.thread_id, body_or_draft_id: d.id, idempotency_key: key });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/mail/inboxes/:id/send',
+      handler: async (req): Promise<MailSendResult> => mail.sendMessage({ inbox_id: req.params.id, ...parseWith(MailSendBody, req.body, 'message') }),
+    },
+    {
+      method: 'POST',
+      path: '/api/mail/messages/:id/forward',
+      handler: async (req): Promise<MailSendResult> => {
+        const b = parseWith(MailForwardBody, req.body, 'forward');
+        const m = mail.store.message(req.params.id);
+        return mail.sendMessage({ inbox_id: m.inbox_id, ...b, subject: b.subject?.trim() || forwardSubject(m.subject), forward_of: m.id });
       },
     },
     { method: 'POST', path: '/api/mail/threads/:id/reply', handler: async (req) => mail.sendReply({ thread_id: req.params.id, ...parseWith(Reply, req.body, 'reply') }) },
