@@ -477,7 +477,7 @@ export class MailService {
     const t = this.store.thread(a.thread_id);
     const ib = this.store.inbox(t.inbox_id);
     const { body, draft } = this.resolveBody(t.id, a.body_or_draft_id);
-    let row: OutboxRow | undefined = this.outbox.get(a.idempotency_key);
+    const row: OutboxRow | undefined = this.outbox.get(a.idempotency_key);
     if (!row) {
       if (draft?.needs_human_approval && !draft.approved_at) {
         throw new MailroomError(
