@@ -1,6 +1,7 @@
 import { useEffect, type ComponentType } from 'react';
 import { HubProvider } from './hub';
 import { BadgeProvider, useBadges } from './badges';
+import { capCount } from '../../shared/badge';
 import { ToastProvider } from './components/Toasts';
 import { ConnectionIndicator } from './components/ConnectionIndicator';
 import { useRoute } from './router';
@@ -70,7 +71,7 @@ function Shell() {
                   <span className="nav-label">{n.label}</span>
                   {count > 0 && (
                     <span className="badge" data-testid={`nav-badge-${n.id}`} aria-label={`${count} pending`}>
-                      {count}
+                      {capCount(count)}
                     </span>
                   )}
                 </a>
