@@ -5,9 +5,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { VaultIndex, catchUp, normalizeRel, resolveInVault } from '../electron/core/vault';
-import { analyzeOne, parseRules, defaultRules, RULES_PATH, type AnalysisItem } from '../electron/core/inbox';
-import type { Nlp } from '../electron/core/nlp';
+import { VaultIndex, catchUp, normalizeRel, resolveInVault } from '../electron/core/domains/vault';
+import { analyzeOne, parseRules, defaultRules, RULES_PATH, type AnalysisItem } from '../electron/core/domains/inbox';
+import type { Nlp } from '../electron/core/domains/nlp';
 
 export const FIXTURE = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'vault-eval');
 
