@@ -101,7 +101,12 @@ export function generateIntentCorpus(corporaDir: string, rng: Rng, perIntent: nu
     if (rng.chance(0.2)) text = rng.pick(aug.prefixes) + lowerFirst(text);
     if (rng.chance(0.15)) text = text.replace(/[.!]$/, '') + rng.pick(aug.suffixes);
     if (rng.chance(0.2)) text = text.split(' ').map((w) => (rng.chance(0.15) ? typo(w, rng) : w)).join(' ');
-    if (rng.chance(0.3)) text = text.toLowerCase();
+    if (rng.chance(0.08)) text = `${text.replace(/[.!]?$/, '.')} ${rng.pick(aug.fillers)}`;
+    // E-mail register: a salutation and sign-off around the message (the intent is the body's).
+    if (base.intent !== 'GREETING' && rng.chance(0.06)) text = `${rng.pick(['Hi', 'Hello', 'Dear', 'Hey'])} ${rng.pick(['team', 'all', 'there', 'Sam', 'Ana', 'Kofi'])},\n\n${upperFirst(text)}\n\n${rng.pick(['Thanks', 'Best', 'Cheers', 'Regards', 'Thanks in advance'])},\n${rng.pick(['J', 'Maria', 'Dev', 'Li'])}`;
+    const c = rng.next();
+    if (c < 0.05) text = text.toUpperCase();
+    else if (c < 0.33) text = text.toLowerCase();
     else if (rng.chance(0.5)) text = upperFirst(text);
     if (rng.chance(0.3)) text = text.replace(/[.?!]+$/, '');
     return { ...base, text, explicitSave, urgency };

@@ -23,7 +23,7 @@ import { evaluateAll } from './evaluate';
 export const SEED = 20251123;
 export const CONFIG = {
   intent: { buckets: 1 << 16, perIntent: 900, epochs: 12, lr: 0.15, l2: 1e-6, devFraction: 0.1, handwrittenRepeat: 4 },
-  ner: { buckets: 1 << 17, sentences: 5000, epochs: 10, lr: 0.1, l2: 1e-6 },
+  ner: { buckets: 1 << 17, sentences: 24000, epochs: 8, lr: 0.1, l2: 1e-6 },
 };
 const URGENCY = ['low', 'normal', 'high'];
 
