@@ -58,7 +58,7 @@ export async function evaluateIntent(nlp: OnnxNlp, examples: readonly IntentExam
     intent: classification(gold, pred, INTENTS),
     intent_ece: ece(results.map((r) => r.confidence), results.map((r, i) => r.intent === gold[i])),
     intent_baseline: { name: 'keyword rules (heuristic fallback)', ...classification(gold, base, INTENTS) },
-    explicit_save: saveMetrics(examples, results.map((r, i) => isExplicitSave(r.explicitSave, phrases[i]))),
+    explicit_save: saveMetrics(examples, results.map((r, i) => isExplicitSave(r.explicitSave, phrases[i], r.intent))),
     explicit_save_model_only: saveMetrics(examples, results.map((r) => (r.explicitSave ?? 0) >= 0.5)),
     explicit_save_baseline: { name: "seed's regex phrase detector", ...saveMetrics(examples, examples.map((e) => seedPhraseDetector(e.text).saveRequest)) },
     urgency: classification(urgGold, urgPred, ['low', 'normal', 'high']),

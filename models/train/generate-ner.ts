@@ -182,6 +182,11 @@ export function generateNerCorpus(corporaDir: string, rng: Rng, count: number): 
     const r = rng.next();
     if (r < 0.08) name = `${name} ${rng.pick(['2', '3', '4', '5', '11', '12', '15', '16', '3.12', '2.0', '22.04', '2026'])}`;
     else if (r < 0.12) name = `${name} ${rng.pick(['Pro', 'Max', 'Ultra', 'Mini', 'Air', 'Plus', 'Lite', 'SE'])}`;
+    else if (r < 0.17) {
+      // Device-style names with model codes: "Zorvex X7", "Nova Tab S3".
+      const brand = rng.pick([...ORG_WORDS, ...lex.apps.filter((a) => !a.includes(' ')), ...lex.vehicles.filter((v) => !v.includes(' '))]);
+      name = `${brand.charAt(0).toUpperCase()}${brand.slice(1)} ${rng.pick(['', 'Tab ', 'Phone ', 'Watch ', 'Book ', 'Buds '])}${'ABCDEFGHKMNPRSTVXZ'[rng.int(18)]}${1 + rng.int(30)}`;
+    }
     return [{ text: rng.chance(0.2) ? name.toLowerCase() : name, type: 'PRODUCT' }];
   };
   const gpe = (): Segment[] => {

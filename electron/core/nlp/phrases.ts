@@ -37,7 +37,7 @@ const SAVE_MARKER_RE =
   /\b(for (?:future|later) reference|for the record|note to self|memo to self|keep this in mind|add (?:this|that|it) to (?:your |my )?memory|put (?:this|that|it) in (?:your |my )?(?:memory|notes)|so (?:that )?(?:it'?s|you have it|you'?ve got it|it is) (?:saved|stored|on file|noted|written down)|for your records|for posterity|for safekeeping|(?:this|that) is worth remembering)\b/iu;
 
 /** "remember to <verb> ... in your answer" is an instruction for this reply, not a memory. */
-const TASK_SCOPE_RE = /\b(?:in|for|with|to)\s+(?:your|the|this|that)\s+(?:answer|reply|response|code|output|solution|example|snippet|pr|commit|function|script|test|tests|next message|summary)\b|\bwhen you (?:answer|reply|respond|write)\b/iu;
+const TASK_SCOPE_RE = /\b(?:in|for|with|to)\s+(?:your|the|this|that)\s+(?:answer|reply|response|code|output|solution|example|snippet|pr|commit|function|script|test|tests|next message|summary)\b|\bwhen you (?:answer|reply|respond|write)\b|\b(?:this|next) time\b|\bgoing forward in (?:the|this) (?:code|chat)\b/iu;
 const NEGATION_RE =
   /\b(?:no need to|don'?t|don’t|do not|never|not|you don'?t have to|needn'?t|no point in|not worth|stop|can'?t|cannot|couldn'?t|won'?t|i never|i can never|i always)\s+(?:\w+\s+){0,2}?(?:remember(?:ing)?|save|saving|store|storing|record|recording|note|noting|memori[sz]e|keep(?:ing)? (?:this|that|it))\b/iu;
 const FORGET_RE = /(?<!\b(?:don'?t|do not|never|not)\s)\b(?:forget (?:it|that|about (?:it|that|this))|never ?mind|scratch that|ignore (?:that|this))\b/iu;
