@@ -7,6 +7,7 @@ import path from 'node:path';
 import { INTENTS, type Intent } from '../../electron/core/nlp/contract';
 import type { Rng } from './prng';
 import { expand, joinSegments, readSections } from './template';
+import { loadLexicon } from './lexicon';
 
 export type Urgency = 'low' | 'normal' | 'high';
 export interface IntentExample {
@@ -78,10 +79,15 @@ export function generateIntentCorpus(corporaDir: string, rng: Rng, perIntent: nu
   const templates = readTemplates(dir);
   const slots = readSections(fs.readFileSync(path.join(dir, 'slots.txt'), 'utf8'));
   const aug = readSections(fs.readFileSync(path.join(dir, 'augment.txt'), 'utf8'));
+  // Slot words from a far larger vocabulary than slots.txt (faker's name, town, food and noun
+  // lists), 40% of the time, so the classifier cannot lean on the slot words themselves.
+  const lex = loadLexicon();
+  const wide: Record<string, readonly string[]> = { person: lex.first, place: lex.cities, food: lex.foods, thing: lex.nouns.map((n) => `${n}s`), topic: lex.nouns };
   const fill = (name: string) => {
     const list = slots[name];
     if (!list) throw new Error(`slot {${name}} has no fillers in slots.txt`);
-    return [{ text: rng.pick(list) }];
+    const alt = wide[name];
+    return [{ text: alt && rng.chance(0.4) ? rng.pick(alt) : rng.pick(list) }];
   };
   const render = (t: string) => joinSegments(expand(t, rng, fill));
 

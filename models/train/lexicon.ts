@@ -27,6 +27,9 @@ export interface Lexicon {
   vehicles: string[];
   apps: string[];
   legalForms: string[];
+  /** English food words and common nouns, to vary the intent slots. */
+  foods: string[];
+  nouns: string[];
 }
 
 let cached: Lexicon | undefined;
@@ -35,7 +38,7 @@ export function loadLexicon(): Lexicon {
   if (cached) return cached;
   const sets: Record<keyof Lexicon, Set<string>> = {
     first: new Set(), last: new Set(), cities: new Set(), countries: new Set(), states: new Set(),
-    airlines: new Set(), vehicles: new Set(), apps: new Set(), legalForms: new Set(),
+    airlines: new Set(), vehicles: new Set(), apps: new Set(), legalForms: new Set(), foods: new Set(), nouns: new Set(),
   };
   const add = (k: keyof Lexicon, vals: string[]) => {
     for (const raw of vals) {
@@ -56,6 +59,11 @@ export function loadLexicon(): Lexicon {
     add('vehicles', flat(loc.vehicle?.manufacturer).flatMap((m) => [m]));
     add('apps', flat(loc.app?.name));
     add('legalForms', flat(loc.company?.legal_entity_type));
+    if (key === 'en') {
+      const food = loc.food as Record<string, unknown> | undefined;
+      add('foods', [food?.dish, food?.ingredient, food?.fruit, food?.vegetable].flatMap(flat).map((x) => x.toLowerCase()));
+      add('nouns', [flat(loc.word?.noun), flat(loc.hacker?.noun)].flat());
+    }
   }
   // Pure initials and one-letter forms are no use as names.
   const out = Object.fromEntries(Object.entries(sets).map(([k, s]) => [k, [...s].filter((x) => /\p{Ll}/u.test(x) || k === 'legalForms' || x.length > 3).sort()])) as unknown as Lexicon;

@@ -20,7 +20,8 @@ import { fitTemperature, trainSoftmax, type Head, type SparseExample } from './s
 import { intentGraph, nerGraph, type HeadExport } from './export';
 import { evaluateAll } from './evaluate';
 
-export const SEED = 20251123;
+/** One seed drives everything; MAILROOM_TRAIN_SEED overrides it to measure seed-to-seed variance. */
+export const SEED = Number(process.env.MAILROOM_TRAIN_SEED ?? 20251123);
 export const CONFIG = {
   intent: { buckets: 1 << 16, perIntent: 900, epochs: 12, lr: 0.15, l2: 1e-6, devFraction: 0.1, handwrittenRepeat: 4 },
   ner: { buckets: 1 << 17, sentences: 24000, epochs: 8, lr: 0.1, l2: 1e-6 },
@@ -71,7 +72,9 @@ async function main(): Promise<void> {
   // ---- NER
   const cn = CONFIG.ner;
   const labels = bioLabels(ENTITY_TYPES);
-  const nerCorpus = generateNerCorpus(corporaDir, rng, cn.sentences);
+  // Its own stream, so a change to the intent corpus does not reshuffle the NER corpus.
+  const nerRng = mulberry32(SEED + 1);
+  const nerCorpus = generateNerCorpus(corporaDir, nerRng, cn.sentences);
   const nerX: SparseExample[] = [];
   const L = labels.length;
   const transCounts = labels.map(() => new Array<number>(L).fill(1)); // add-one smoothing
@@ -85,7 +88,7 @@ async function main(): Promise<void> {
     );
   }
   log(`ner: ${nerCorpus.length} sentences, ${nerX.length} tokens`);
-  const nerModel = trainSoftmax(nerX, { buckets: cn.buckets, heads: [{ name: 'bio', offset: 0, size: labels.length, weight: 1 }], epochs: cn.epochs, lr: cn.lr, l2: cn.l2, rng, log: (m) => log(`ner ${m}`) });
+  const nerModel = trainSoftmax(nerX, { buckets: cn.buckets, heads: [{ name: 'bio', offset: 0, size: labels.length, weight: 1 }], epochs: cn.epochs, lr: cn.lr, l2: cn.l2, rng: nerRng, log: (m) => log(`ner ${m}`) });
   const logNorm = (row: number[]) => {
     const total = row.reduce((a, b) => a + b, 0);
     return row.map((c) => Math.round(Math.log(c / total) * 1e4) / 1e4);
