@@ -87,6 +87,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.stderr.write(`eval:models: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(1);
 });
