@@ -23,7 +23,7 @@ import { devFiles, evaluateAll, evaluateIntent, evaluateNer } from './evaluate';
 /** One seed drives everything; MAILROOM_TRAIN_SEED overrides it to measure seed-to-seed variance. */
 export const SEED = Number(process.env.MAILROOM_TRAIN_SEED ?? 20251123);
 export const CONFIG = {
-  intent: { buckets: 1 << 16, perIntent: 900, epochs: 12, lr: 0.15, l2: 1e-6, devFraction: 0.1, handwrittenRepeat: 4 },
+  intent: { buckets: 1 << 16, perIntent: 2000, epochs: 12, lr: 0.15, l2: 1e-6, devFraction: 0.1, handwrittenRepeat: 4 },
   ner: { buckets: 1 << 17, sentences: 24000, epochs: 8, lr: 0.1, l2: 1e-6 },
 };
 const URGENCY = ['low', 'normal', 'high'];
