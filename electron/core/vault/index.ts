@@ -141,7 +141,9 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
         index.upsert(rel, text, st, undefined, hash);
         changed.push(rel);
       }
-    })();
+      // IMMEDIATE: take the write lock first (waiting on busy_timeout) so a background indexer
+      // batch never makes this fail with an instant "database is locked" on a read→write upgrade.
+    }).immediate();
     return changed;
   };
 
@@ -176,13 +178,14 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
       log,
       inline: opts.inlineIndex,
       onBatch: (p) => {
+        const first = status.done === 0;
         status.done = p.done;
         status.total = p.total;
         if (p.changed.length) {
           index.touch();
           emitChanged(p.changed);
         }
-        announce();
+        announce(first);
       },
     });
     const r = run.done.then(

@@ -446,7 +446,7 @@ export function* catchUpSteps(index: VaultIndex, root: string, batch = 250): Gen
         report.indexed++;
         changed.push(rel);
       }
-    })();
+    }).immediate();
     report.changed.push(...changed);
     yield { done: Math.min(total, i + batch), total, changed };
   }
@@ -458,7 +458,7 @@ export function* catchUpSteps(index: VaultIndex, root: string, batch = 250): Gen
         report.removed++;
         changed.push(rel);
       }
-    })();
+    }).immediate();
     report.changed.push(...changed);
     yield { done: total, total, changed };
   }
