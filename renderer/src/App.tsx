@@ -3,6 +3,7 @@ import { HubProvider } from './hub';
 import { BadgeProvider, useBadges } from './badges';
 import { ToastProvider } from './components/Toasts';
 import { ConnectionIndicator } from './components/ConnectionIndicator';
+import { IndexStatus } from './components/IndexStatus';
 import { useRoute } from './router';
 import { InboxPage } from './pages/InboxPage';
 import { SessionsPage } from './pages/SessionsPage';
@@ -79,6 +80,7 @@ function Shell() {
           })}
         </ul>
         <div className="sidebar-foot">
+          <IndexStatus />
           <ConnectionIndicator />
         </div>
       </nav>
