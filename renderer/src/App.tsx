@@ -71,7 +71,7 @@ function Shell() {
                   <span className="nav-label">{n.label}</span>
                   {count > 0 && (
                     <span className="badge" data-testid={`nav-badge-${n.id}`} aria-label={`${count} pending`}>
-                      {count}
+                      {count > 99 ? '99+' : count}
                     </span>
                   )}
                 </a>
