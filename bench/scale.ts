@@ -48,6 +48,7 @@ async function startOwner(vault: string, dataDir: string) {
   const token = url.searchParams.get('token')!;
   const api = async <T>(route: string) => (await (await fetch(url.origin + route, { headers: { authorization: `Bearer ${token}` } })).json()) as T;
   const mcp = new Client({ name: 'bench', version: '1' });
+  mcp.onerror = (e) => process.stderr.write(`bench: MCP client error: ${String(e)}\n`);
   const tInit = performance.now();
   await mcp.connect(new StreamableHTTPClientTransport(new URL(url.origin + '/mcp'), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
   const initMs = performance.now() - tInit;
