@@ -37,6 +37,8 @@ export interface Core {
   resourceTemplates: ResourceTemplateDef[];
   routes: RouteDef[];
   counts(): Record<string, number>;
+  /** Resolves when the vault's background index has caught up (start-up) and its watcher is ready. */
+  whenIndexed(): Promise<void>;
   startedAt: number;
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -71,7 +73,7 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
 
   const startedAt = Date.now();
   const counts = () => Object.assign({}, ...domains.map((d) => d.counts?.() ?? {})) as Record<string, number>;
-  add(createAppDomain(ctx, { counts, port: opts.port ?? (() => config.port), startedAt }));
+  add(createAppDomain(ctx, { counts, port: opts.port ?? (() => config.port), startedAt, indexStatus: () => vault.indexStatus() }));
 
   const tools = domains.flatMap((d) => d.tools ?? []);
   const seen = new Set<string>();
@@ -94,6 +96,7 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
     resourceTemplates: domains.flatMap((d) => d.resourceTemplates ?? []),
     routes: domains.flatMap((d) => d.routes ?? []),
     counts,
+    whenIndexed: () => vault.whenIndexed(),
     startedAt,
     async start() {
       for (const d of domains) {
