@@ -4,6 +4,7 @@ import { BadgeProvider, useBadges } from './badges';
 import { capCount } from '../../shared/badge';
 import { ToastProvider } from './components/Toasts';
 import { ConnectionIndicator } from './components/ConnectionIndicator';
+import { IndexStatus } from './components/IndexStatus';
 import { useRoute } from './router';
 import { InboxPage } from './pages/InboxPage';
 import { SessionsPage } from './pages/SessionsPage';
@@ -80,6 +81,7 @@ function Shell() {
           })}
         </ul>
         <div className="sidebar-foot">
+          <IndexStatus />
           <ConnectionIndicator />
         </div>
       </nav>

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
-import { resolveConfig, startOwner, type Owner, type OwnerOptions } from '../../electron/core/app';
-import { silentLogger } from '../../electron/core/common/log';
+import { resolveConfig, startOwner, type Owner, type OwnerOptions } from '../../electron/core/host';
+import { silentLogger } from '../../electron/core/kernel/log';
 
 export const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 
@@ -44,6 +44,8 @@ export interface TestOwnerOptions extends Omit<OwnerOptions, 'log'> {
   dataDir?: string;
   vaultDir?: string;
   verbose?: boolean;
+  /** Resolve before the vault's background index has caught up (default: wait for it). */
+  waitIndexed?: boolean;
 }
 
 /** A real owner (core + HTTP on a free 127.0.0.1 port) in temp dirs. */
@@ -57,6 +59,8 @@ export async function startTestOwner(opts: TestOwnerOptions = {}): Promise<TestO
   if (vaultDir && opts.vaultFiles) writeFiles(vaultDir, opts.vaultFiles);
   const config = resolveConfig({ dataDir, vault: opts.demo ? undefined : vaultDir, port: 0, env: {}, appRoot: REPO_ROOT });
   const owner = await startOwner(config, { ...opts, log: opts.verbose ? undefined : silentLogger() });
+  // The index builds in the background; most tests want the vault searchable first.
+  if (opts.waitIndexed !== false) await owner.core.whenIndexed();
   const clients: Client[] = [];
   const hubs: HubConnection[] = [];
   return {

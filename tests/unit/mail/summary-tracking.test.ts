@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isTrackingUrl, stripTrackingUrls, summarizeThread } from '../../../electron/core/mail/summary';
-import type { MessageRow, ThreadRow } from '../../../electron/core/mail/store';
+import { isTrackingUrl, stripTrackingUrls, summarizeThread } from '../../../electron/core/domains/mail/summary';
+import type { MessageRow, ThreadRow } from '../../../electron/core/domains/mail/store';
 
 const msg = (text: string): MessageRow =>
   ({ id: 'm1', thread_id: 't1', inbox_id: 'me', direction: 'inbound', from: { email: 'news@shop.test', name: 'Shop' }, to: [], cc: [], reply_to: [], subject: 'Autumn sale', text, created_at: '2026-11-02T09:00:00.000Z' }) as unknown as MessageRow;
