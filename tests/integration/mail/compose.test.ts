@@ -49,6 +49,15 @@ describe('mail: triage on arrival, compose and forward through the outbox', () =
     expect(JSON.stringify(msg)).toContain(t.triage!.intent);
   });
 
+  it('search snippets come from each hit\'s own message', async () => {
+    await upload(owner, 'support', 'overdue.eml', eml({ id: 'od1', from: 'billing@vendor.test', subject: 'FINAL NOTICE: invoice 1990 overdue', body: 'Invoice 1990 is overdue. Please pay by Friday.', date: 'Mon, 2 Nov 2026 11:00:00 +0000' }));
+    await upload(owner, 'support', 'feb.eml', eml({ id: 'feb1', from: 'billing@vendor.test', subject: 'Invoice 2041 for February', body: 'Please find our invoice for February services attached.', date: 'Mon, 2 Nov 2026 12:00:00 +0000' }));
+    const r = (await owner.api<{ results: Array<{ subject: string; snippet: string }> }>('GET', '/api/mail/search?inbox=support&q=invoice')).body.results;
+    expect(r.length).toBeGreaterThanOrEqual(2);
+    expect(r.find((h) => h.subject.startsWith('FINAL NOTICE'))?.snippet).toContain('1990');
+    expect(r.find((h) => h.subject.startsWith('Invoice 2041'))?.snippet).toContain('2041');
+  });
+
   it('refuses to compose without SMTP settings, then sends a new message once, whatever the retries', async () => {
     const body = { to: ['ops@partner.test'], subject: 'Status update', body: 'All systems nominal.', idempotency_key: 'compose-1' };
     const noSmtp = await owner.api<{ code: string; message: string }>('POST', '/api/mail/inboxes/support/send', body);
