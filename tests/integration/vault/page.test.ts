@@ -29,7 +29,7 @@ describe('the Vault page REST contract', () => {
     expect(r.status).toBe(200);
     expect(r.body.hits).toHaveLength(1);
     const first = r.body.hits[0];
-    for (const bad of ["**", "[", "\u0002", "\u0003", "<mark>"]) expect(first.snippet.text).not.toContain(bad);
+    for (const bad of ['**', '[', '\u0002', '\u0003', '<mark>']) expect(first.snippet.text).not.toContain(bad);
     expect(first.snippet.matches.length).toBeGreaterThan(0);
     for (const m of first.snippet.matches) expect(at(first.snippet.text, m).toLowerCase()).toMatch(/^swim/);
     expect(r.body.next_offset).toBe(1);
