@@ -17,6 +17,7 @@ import { createInbox } from '../inbox';
 import { createMailbox } from '../mailbox';
 import { createVault } from '../vault';
 import { createRouter } from '../router';
+import { createHistory } from '../history';
 
 export interface CoreOptions {
   /** Electron passes its own; the headless owner uses web notifications over the hub. */
@@ -68,6 +69,7 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
   add(createMailbox(ctx)); // [mailbox] session mailbox (seed 003)
   const router = add(createRouter(ctx, { vault, inbox })); // [router] MCP router (seed 001)
   add(createMail(ctx, { nlp, inbox, router })); // [mail] NeuralMail (seed 002)
+  add(createHistory(ctx, { vault, inbox })); // [history] what Mailroom did: git log + journals, diffs, undo
 
   const startedAt = Date.now();
   const counts = () => Object.assign({}, ...domains.map((d) => d.counts?.() ?? {})) as Record<string, number>;
