@@ -26,7 +26,7 @@ function when(iso: string): string {
 function DiffBlock({ text }: { text: string }) {
   return (
     <pre className="diff" data-testid="diff">
-      {text.split('\n').map((l, i) => (
+      {text.replace(/\n$/, '').split('\n').map((l, i) => (
         <span key={i} className={l.startsWith('@@') ? 'diff-hunk' : l.startsWith('+++') || l.startsWith('---') ? 'diff-file' : l.startsWith('+') ? 'diff-add' : l.startsWith('-') ? 'diff-del' : ''}>
           {l || ' '}
         </span>
