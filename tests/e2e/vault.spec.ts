@@ -53,7 +53,7 @@ test('vault: search with highlighted snippets → read → follow a wikilink →
   await expect(note.locator('.note-body img')).toHaveCount(0);
   await expect(note.locator('.note-body script')).toHaveCount(0);
   await expect(note.locator('.note-body')).toContainText('<img src=x');
-  expect(await app.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  expect(await app.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   // An unresolved link is marked as missing, not a link.
   await expect(note.locator('.wikilink-missing')).toHaveText('Kickoff');
   // Backlinks: by file name (Priya) and by alias (Sam).
