@@ -9,11 +9,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { VaultIndex, catchUp, normalizeRel, resolveInVault } from '../electron/core/vault';
-import { analyzeOne, parseRules, defaultRules, RULES_PATH, isDestination, type AnalysisItem } from '../electron/core/inbox';
-import { ExampleStore } from '../electron/core/inbox/learn';
-import { folderProfiles, terms } from '../electron/core/inbox/profiles';
-import type { Nlp } from '../electron/core/nlp';
+import { VaultIndex, catchUp, normalizeRel, resolveInVault } from '../electron/core/domains/vault';
+import { analyzeOne, parseRules, defaultRules, RULES_PATH, isDestination, type AnalysisItem } from '../electron/core/domains/inbox';
+import { ExampleStore } from '../electron/core/domains/inbox/learn';
+import { folderProfiles, terms } from '../electron/core/domains/inbox/profiles';
+import type { Nlp } from '../electron/core/domains/nlp';
 
 export const FIXTURE = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'vault-eval');
 /** A second labelled set written by the same engineer as the analysis (in-sample, for development). */

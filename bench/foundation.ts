@@ -5,7 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
 import { percentile, ratio, round, rssOfPid, timeMany, type BenchRow } from './lib';
-import { createMcpServer, createMcpSurface } from '../electron/core/mcp';
+import { createMcpServer, createMcpSurface } from '../electron/core/transports/mcp';
 import { REPO_ROOT, startTestOwner, tempDir } from '../tests/helpers/owner';
 import { cleanEnv } from '../tests/helpers/cli';
 

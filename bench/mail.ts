@@ -3,16 +3,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { percentile, ratio, round, timeMany, type BenchRow } from './lib';
-import { openDatabase } from '../electron/core/db/open';
-import { m001Core } from '../electron/core/db/migrations/001_core';
-import { m005Mail } from '../electron/core/db/migrations/005_mail';
-import { resolveConfig } from '../electron/core/app/config';
-import { headlessPlatform } from '../electron/core/app/platform';
-import { EventBus } from '../electron/core/common/events';
-import { silentLogger } from '../electron/core/common/log';
-import { systemClock } from '../electron/core/common/clock';
-import { MailService } from '../electron/core/mail/service';
-import { splitMbox } from '../electron/core/mail/importers';
+import { openDatabase } from '../electron/core/kernel/db/open';
+import { m001Core } from '../electron/core/kernel/db/migrations/001_core';
+import { m005Mail } from '../electron/core/kernel/db/migrations/005_mail';
+import { resolveConfig } from '../electron/core/host/config';
+import { headlessPlatform } from '../electron/core/host/platform';
+import { EventBus } from '../electron/core/kernel/events';
+import { silentLogger } from '../electron/core/kernel/log';
+import { systemClock } from '../electron/core/kernel/clock';
+import { MailService } from '../electron/core/domains/mail/service';
+import { splitMbox } from '../electron/core/domains/mail/importers';
 
 const WORDS = 'invoice meeting deadline rollout customer payment contract quote demo outage server login password report budget review agenda travel hotel flight shipment order refund discount pricing renewal partner security update release feature bug crash export import calendar schedule lunch dinner weekend project design'.split(' ');
 

@@ -7,7 +7,7 @@ import { percentile, ratio, round, timeMany, type BenchRow } from './lib';
 import { REPO_ROOT, startTestOwner, tempDir, type TestOwner } from '../tests/helpers/owner';
 import { cleanEnv } from '../tests/helpers/cli';
 import type { TaskDto } from '../shared/mailbox';
-import type { Mailbox } from '../electron/core/mailbox';
+import type { Mailbox } from '../electron/core/domains/mailbox';
 
 const BIN = path.join(REPO_ROOT, 'bin', 'mailroom.mjs');
 

@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { percentile, ratio, round, timeMany, type BenchRow } from './lib';
-import { OnnxNlp } from '../electron/core/nlp/onnx';
-import { analyzeMessage, heuristicNlp } from '../electron/core/nlp';
+import { OnnxNlp } from '../electron/core/domains/nlp/onnx';
+import { analyzeMessage, heuristicNlp } from '../electron/core/domains/nlp';
 import { REPO_ROOT } from '../tests/helpers/owner';
 
 const models = path.join(REPO_ROOT, 'models');

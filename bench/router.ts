@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { resolveConfig } from '../electron/core/app/config';
-import { keyFileSecretBox } from '../electron/core/app/secrets';
-import { systemClock } from '../electron/core/common/clock';
-import { EventBus } from '../electron/core/common/events';
-import { silentLogger } from '../electron/core/common/log';
-import type { CoreContext } from '../electron/core/common/types';
-import { openStateDb } from '../electron/core/db';
-import { createRouter, type Router } from '../electron/core/router';
+import { resolveConfig } from '../electron/core/host/config';
+import { keyFileSecretBox } from '../electron/core/host/secrets';
+import { systemClock } from '../electron/core/kernel/clock';
+import { EventBus } from '../electron/core/kernel/events';
+import { silentLogger } from '../electron/core/kernel/log';
+import type { CoreContext } from '../electron/core/kernel/types';
+import { openStateDb } from '../electron/core/kernel/db';
+import { createRouter, type Router } from '../electron/core/domains/router';
 import { percentile, ratio, round, type BenchRow } from './lib';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');

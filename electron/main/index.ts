@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { app, ipcMain, Menu, nativeImage, Tray, type BrowserWindow } from 'electron';
-import { resolveConfig } from '../core/app/config';
-import { defaultStaticDir, OwnerRunningError, startOwner, type Owner } from '../core/app/owner';
+import { resolveConfig } from '../core/host/config';
+import { defaultStaticDir, OwnerRunningError, startOwner, type Owner } from '../core/host/owner';
 import { electronPlatform } from './platform';
 import { installAppGuards, trustedIpcSender } from './guards';
 import { preloadPath, secureWindow } from './windows';

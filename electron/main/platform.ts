@@ -1,6 +1,6 @@
 import { app, Notification, safeStorage, type Tray } from 'electron';
-import type { HubBroadcaster, Platform } from '../core/common/types';
-import { keyFileSecretBox } from '../core/app/secrets';
+import type { HubBroadcaster, Platform } from '../core/kernel/types';
+import { keyFileSecretBox } from '../core/host/secrets';
 
 /** Native powers for the core: real notifications, tray/app badges, safeStorage secrets. */
 export function electronPlatform(dataDir: string, tray: () => Tray | undefined, hub: HubBroadcaster): Platform {

@@ -4,8 +4,8 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ENTITY_TYPES, INTENTS } from '../../electron/core/nlp/contract';
-import { OnnxNlp } from '../../electron/core/nlp/onnx';
+import { ENTITY_TYPES, INTENTS } from '../../electron/core/domains/nlp/contract';
+import { OnnxNlp } from '../../electron/core/domains/nlp/onnx';
 import { evaluateAll } from './evaluate';
 import type { Prf } from './metrics';
 

@@ -4,12 +4,12 @@
  * cards), eval.ts (to print) and the tests (to check the cards still hold).
  */
 import path from 'node:path';
-import { ENTITY_TYPES, INTENTS, type EntitySpan, type IntentResult } from '../../electron/core/nlp/contract';
-import { detectPhrases, seedPhraseDetector } from '../../electron/core/nlp/phrases';
-import { isExplicitSave } from '../../electron/core/nlp/activation';
-import { heuristicEntities, heuristicIntent } from '../../electron/core/nlp/heuristic';
-import { TITLES } from '../../electron/core/nlp/gazetteer';
-import type { OnnxNlp } from '../../electron/core/nlp/onnx';
+import { ENTITY_TYPES, INTENTS, type EntitySpan, type IntentResult } from '../../electron/core/domains/nlp/contract';
+import { detectPhrases, seedPhraseDetector } from '../../electron/core/domains/nlp/phrases';
+import { isExplicitSave } from '../../electron/core/domains/nlp/activation';
+import { heuristicEntities, heuristicIntent } from '../../electron/core/domains/nlp/heuristic';
+import { TITLES } from '../../electron/core/domains/nlp/gazetteer';
+import type { OnnxNlp } from '../../electron/core/domains/nlp/onnx';
 import { readIntentTsv, type IntentExample } from './generate-intent';
 import { readAnnotated, type NerExample, type Span } from './generate-ner';
 import { classification, ece, prf, r4, spanMetrics } from './metrics';

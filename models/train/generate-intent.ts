@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { INTENTS, type Intent } from '../../electron/core/nlp/contract';
+import { INTENTS, type Intent } from '../../electron/core/domains/nlp/contract';
 import type { Rng } from './prng';
 import { expand, joinSegments, readSections } from './template';
 

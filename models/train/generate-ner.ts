@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EntityType } from '../../electron/core/nlp/contract';
-import type { Token } from '../../electron/core/nlp/tokenize';
+import type { EntityType } from '../../electron/core/domains/nlp/contract';
+import type { Token } from '../../electron/core/domains/nlp/tokenize';
 import type { Rng } from './prng';
 import { expand, readSections, type Segment } from './template';
 

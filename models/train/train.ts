@@ -8,11 +8,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { INTENTS, ENTITY_TYPES } from '../../electron/core/nlp/contract';
-import { FEATURE_VERSION, bioLabels, hashFeatures, intentFeatureNames, nerFeatureNames } from '../../electron/core/nlp/features';
-import { tokenize } from '../../electron/core/nlp/tokenize';
-import { OnnxNlp } from '../../electron/core/nlp/onnx';
-import type { ModelCard } from '../../electron/core/nlp/cards';
+import { INTENTS, ENTITY_TYPES } from '../../electron/core/domains/nlp/contract';
+import { FEATURE_VERSION, bioLabels, hashFeatures, intentFeatureNames, nerFeatureNames } from '../../electron/core/domains/nlp/features';
+import { tokenize } from '../../electron/core/domains/nlp/tokenize';
+import { OnnxNlp } from '../../electron/core/domains/nlp/onnx';
+import type { ModelCard } from '../../electron/core/domains/nlp/cards';
 import { mulberry32 } from './prng';
 import { generateIntentCorpus, type IntentExample } from './generate-intent';
 import { generateNerCorpus, toBio } from './generate-ner';
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
     features: {
       version: FEATURE_VERSION,
       buckets: ci.buckets,
-      featurizer: 'electron/core/nlp/features.ts#intentFeatureNames',
+      featurizer: 'electron/core/domains/nlp/features.ts#intentFeatureNames',
       description: 'Lowercased word uni/bi/trigrams with sentence markers, char 3–5-grams inside words, first words, punctuation and length cues, phrase-detector cues; FNV-1a hashed.',
     },
     training: {
@@ -143,7 +143,7 @@ async function main(): Promise<void> {
     features: {
       version: FEATURE_VERSION,
       buckets: cn.buckets,
-      featurizer: 'electron/core/nlp/features.ts#nerFeatureNames',
+      featurizer: 'electron/core/domains/nlp/features.ts#nerFeatureNames',
       description: 'Token, raw form, shape, prefixes/suffixes 1–4, number classes, casing of the message, gazetteer flags (names, titles, org suffixes, products, places, months, weekdays, date/time words, multi-word phrases) and a ±2 window of words, shapes and flags; FNV-1a hashed.',
     },
     decoding: 'Viterbi over log_probs plus label-bigram log-probabilities from the training corpus (transitions/start below), constrained so I-X only follows B-X/I-X; span score = geometric mean of the chosen labels\' probabilities.',

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
-import { resolveConfig, startOwner, type Owner, type OwnerOptions } from '../../electron/core/app';
-import { silentLogger } from '../../electron/core/common/log';
+import { resolveConfig, startOwner, type Owner, type OwnerOptions } from '../../electron/core/host';
+import { silentLogger } from '../../electron/core/kernel/log';
 
 export const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 

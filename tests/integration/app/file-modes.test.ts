@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveConfig, startOwner, type Owner } from '../../../electron/core/app';
-import { createLogger } from '../../../electron/core/common/log';
+import { resolveConfig, startOwner, type Owner } from '../../../electron/core/host';
+import { createLogger } from '../../../electron/core/kernel/log';
 import { REPO_ROOT, callTool, tempDir, writeFiles } from '../../helpers/owner';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { HubConnectionBuilder, HubConnectionState, LogLevel } from '@microsoft/signalr';
-import { resolveConfig, startOwner, type Owner } from '../../../electron/core/app';
-import { silentLogger } from '../../../electron/core/common/log';
+import { resolveConfig, startOwner, type Owner } from '../../../electron/core/host';
+import { silentLogger } from '../../../electron/core/kernel/log';
 import { REPO_ROOT, startTestOwner, tempDir, waitForHubEvent, type TestOwner } from '../../helpers/owner';
 
 describe('the SignalR hub with the official client', () => {

@@ -1,8 +1,8 @@
 import { createHook } from 'node:async_hooks';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../../../electron/core/common/clock';
-import type { Clock } from '../../../electron/core/common/types';
+import { systemClock } from '../../../electron/core/kernel/clock';
+import type { Clock } from '../../../electron/core/kernel/types';
 import { callTool, startTestOwner, tempDir, waitFor, type TestOwner } from '../../helpers/owner';
 import { NODE, TEST_SERVER } from '../router/harness';
 import { startSmtp } from '../mail/support';

@@ -3,7 +3,7 @@
  * and runs one inference, then prints what it saw.
  */
 import path from 'node:path';
-import { OnnxNlp } from '../../../electron/core/nlp/onnx';
+import { OnnxNlp } from '../../../electron/core/domains/nlp/onnx';
 
 const models = process.argv[2];
 const nlp = await OnnxNlp.load({ intent: path.join(models, 'intent.onnx'), ner: path.join(models, 'ner.onnx') });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { callTool, tempDir, waitFor } from '../../helpers/owner';
 import { stdioClient } from '../../helpers/cli';
-import { pidAlive, readLock } from '../../../electron/core/app/lock';
+import { pidAlive, readLock } from '../../../electron/core/host/lock';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
 interface Info {

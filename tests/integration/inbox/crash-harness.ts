@@ -3,14 +3,14 @@
  * batch and gets SIGKILLed; the parent opens the same data dir again, which recovers.
  */
 import readline from 'node:readline';
-import { resolveConfig } from '../../../electron/core/app/config';
-import { EventBus } from '../../../electron/core/common/events';
-import { silentLogger } from '../../../electron/core/common/log';
-import { systemClock } from '../../../electron/core/common/clock';
-import type { CoreContext } from '../../../electron/core/common/types';
-import { openStateDb } from '../../../electron/core/db';
-import { createVault } from '../../../electron/core/vault';
-import { createInbox, type ActionInput } from '../../../electron/core/inbox';
+import { resolveConfig } from '../../../electron/core/host/config';
+import { EventBus } from '../../../electron/core/kernel/events';
+import { silentLogger } from '../../../electron/core/kernel/log';
+import { systemClock } from '../../../electron/core/kernel/clock';
+import type { CoreContext } from '../../../electron/core/kernel/types';
+import { openStateDb } from '../../../electron/core/kernel/db';
+import { createVault } from '../../../electron/core/domains/vault';
+import { createInbox, type ActionInput } from '../../../electron/core/domains/inbox';
 
 export async function openCore(dataDir: string, vaultDir: string, appRoot: string) {
   const config = resolveConfig({ dataDir, vault: vaultDir, env: {}, appRoot });

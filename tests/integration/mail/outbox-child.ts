@@ -4,13 +4,13 @@
  * kills it with SIGKILL at that point.
  */
 import path from 'node:path';
-import { openDatabase } from '../../../electron/core/db/open';
-import { resolveConfig } from '../../../electron/core/app/config';
-import { headlessPlatform } from '../../../electron/core/app/platform';
-import { EventBus } from '../../../electron/core/common/events';
-import { silentLogger } from '../../../electron/core/common/log';
-import { systemClock } from '../../../electron/core/common/clock';
-import { MailService } from '../../../electron/core/mail/service';
+import { openDatabase } from '../../../electron/core/kernel/db/open';
+import { resolveConfig } from '../../../electron/core/host/config';
+import { headlessPlatform } from '../../../electron/core/host/platform';
+import { EventBus } from '../../../electron/core/kernel/events';
+import { silentLogger } from '../../../electron/core/kernel/log';
+import { systemClock } from '../../../electron/core/kernel/clock';
+import { MailService } from '../../../electron/core/domains/mail/service';
 
 const [dataDir, vaultDir, mode, threadId, key, body] = process.argv.slice(2);
 const db = openDatabase(path.join(dataDir, 'state.db'));

@@ -12,7 +12,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 /** The shared, normative schemas (../shared/contracts/neuralmail), falling back to the repo copy. */
 export function sharedContracts() {
   const shared = path.resolve(REPO_ROOT, '..', 'shared', 'contracts', 'neuralmail');
-  const dir = fs.existsSync(shared) ? shared : path.join(REPO_ROOT, 'electron/core/mail/contracts');
+  const dir = fs.existsSync(shared) ? shared : path.join(REPO_ROOT, 'electron/core/domains/mail/contracts');
   const ajv = new Ajv2020({ allErrors: true, strict: false });
   addFormats(ajv);
   const walk = (d: string): string[] => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : e.name.endsWith('.json') ? [path.join(d, e.name)] : []));

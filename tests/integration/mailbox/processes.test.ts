@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MailboxService } from '../../../electron/core/mailbox/service';
+import { MailboxService } from '../../../electron/core/domains/mailbox/service';
 import { REPO_ROOT, tempDir } from '../../helpers/owner';
 import { mailboxContext } from '../../unit/mailbox/context';
 

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { callTool, tempDir, waitFor } from '../../helpers/owner';
 import { killAndWait, startCli } from '../../helpers/cli';
-import { pidAlive } from '../../../electron/core/app/lock';
+import { pidAlive } from '../../../electron/core/host/lock';
 import type { TaskDto, TaskMessageDto } from '../../../shared/mailbox';
 
 const RUNNING = /Mailroom is running at (http:\/\/127\.0\.0\.1:(\d+))\/\?token=([\w-]+)/;

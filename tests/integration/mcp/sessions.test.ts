@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createMcpHttpHandler, remoteUpstream, runStdioBridge, type McpHttpOptions } from '../../../electron/core/mcp';
-import { silentLogger } from '../../../electron/core/common/log';
+import { createMcpHttpHandler, remoteUpstream, runStdioBridge, type McpHttpOptions } from '../../../electron/core/transports/mcp';
+import { silentLogger } from '../../../electron/core/kernel/log';
 import { waitFor } from '../../helpers/owner';
 
 /** The /mcp handler on a real 127.0.0.1 socket, spoken to by real SDK clients. */

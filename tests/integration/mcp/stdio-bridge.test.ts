@@ -6,7 +6,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, killAndWait } from '../../helpers/cli';
 import { startTestOwner, tempDir, waitFor, type TestOwner } from '../../helpers/owner';
-import { lockPath, readLock, tokenPath } from '../../../electron/core/app/lock';
+import { lockPath, readLock, tokenPath } from '../../../electron/core/host/lock';
 
 type Rpc = { jsonrpc: '2.0'; id?: number | string; method?: string; params?: unknown; result?: unknown; error?: { code: number; message: string } };
 

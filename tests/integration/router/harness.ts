@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { openStateDb } from '../../../electron/core/db';
-import { resolveConfig } from '../../../electron/core/app/config';
-import { keyFileSecretBox } from '../../../electron/core/app/secrets';
-import { createLogger } from '../../../electron/core/common/log';
-import { EventBus } from '../../../electron/core/common/events';
-import { systemClock } from '../../../electron/core/common/clock';
-import type { Clock, CoreContext } from '../../../electron/core/common/types';
-import { createRouter, type Router } from '../../../electron/core/router';
-import type { RouterDeps } from '../../../electron/core/router/service';
+import { openStateDb } from '../../../electron/core/kernel/db';
+import { resolveConfig } from '../../../electron/core/host/config';
+import { keyFileSecretBox } from '../../../electron/core/host/secrets';
+import { createLogger } from '../../../electron/core/kernel/log';
+import { EventBus } from '../../../electron/core/kernel/events';
+import { systemClock } from '../../../electron/core/kernel/clock';
+import type { Clock, CoreContext } from '../../../electron/core/kernel/types';
+import { createRouter, type Router } from '../../../electron/core/domains/router';
+import type { RouterDeps } from '../../../electron/core/domains/router/service';
 import { REPO_ROOT, tempDir } from '../../helpers/owner';
 
 export const TEST_SERVER = path.join(REPO_ROOT, 'tests', 'fixtures', 'mcp-test-server.mjs');

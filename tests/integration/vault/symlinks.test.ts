@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { VaultApi } from '../../../electron/core/vault';
+import type { VaultApi } from '../../../electron/core/domains/vault';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool, callToolError, startTestOwner, tempDir, waitFor, writeFiles, type TestOwner } from '../../helpers/owner';
 

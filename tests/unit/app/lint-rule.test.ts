@@ -7,7 +7,7 @@ describe("the house rule: only electron/main and electron/preload import 'electr
   const code = "import { app } from 'electron';\nexport const name = app.getName();\n";
 
   it('fails an electron import in the core, the renderer and shared', async () => {
-    for (const file of ['electron/core/vault/x.ts', 'renderer/src/x.tsx', 'shared/x.ts']) {
+    for (const file of ['electron/core/domains/vault/x.ts', 'renderer/src/x.tsx', 'shared/x.ts']) {
       const [r] = await eslint.lintText(code, { filePath: `${REPO_ROOT}/${file}` });
       expect(r.messages.map((m) => m.ruleId), file).toContain('no-restricted-imports');
     }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { migrate, openDatabase, stateMigrations } from '../../../electron/core/db';
-import { inboxSchema, m002Inbox } from '../../../electron/core/db/migrations/002_inbox';
+import { migrate, openDatabase, stateMigrations } from '../../../electron/core/kernel/db';
+import { inboxSchema, m002Inbox } from '../../../electron/core/kernel/db/migrations/002_inbox';
 import { tempDir } from '../../helpers/owner';
 
 const upTo = (v: number) => stateMigrations.filter((m) => m.version <= v);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { migrate, openDatabase, stateMigrations } from '../../../electron/core/db';
-import { m003Mailbox } from '../../../electron/core/db/migrations/003_mailbox';
+import { migrate, openDatabase, stateMigrations } from '../../../electron/core/kernel/db';
+import { m003Mailbox } from '../../../electron/core/kernel/db/migrations/003_mailbox';
 import { tempDir } from '../../helpers/owner';
 
 const upTo = (v: number) => stateMigrations.filter((m) => m.version <= v);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { migrate, openDatabase, stateMigrations } from '../../../electron/core/db';
-import { m004Router } from '../../../electron/core/db/migrations/004_router';
+import { migrate, openDatabase, stateMigrations } from '../../../electron/core/kernel/db';
+import { m004Router } from '../../../electron/core/kernel/db/migrations/004_router';
 import { tempDir } from '../../helpers/owner';
 
 const upTo = (v: number) => stateMigrations.filter((m) => m.version <= v);

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDatabase, migrate, type Migration } from '../../../electron/core/db/open';
-import { m001Core } from '../../../electron/core/db/migrations/001_core';
-import { m005Mail } from '../../../electron/core/db/migrations/005_mail';
+import { openDatabase, migrate, type Migration } from '../../../electron/core/kernel/db/open';
+import { m001Core } from '../../../electron/core/kernel/db/migrations/001_core';
+import { m005Mail } from '../../../electron/core/kernel/db/migrations/005_mail';
 
 describe('migration 005_mail', () => {
   it('runs on a state DB at version 4 and creates the mail store, keeping existing data', () => {

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDatabase, migrate, type Migration } from '../../../electron/core/db/open';
-import { m001Core } from '../../../electron/core/db/migrations/001_core';
-import { m004Router } from '../../../electron/core/db/migrations/004_router';
-import { m006AdapterSecrets } from '../../../electron/core/db/migrations/006_adapter_secrets';
+import { openDatabase, migrate, type Migration } from '../../../electron/core/kernel/db/open';
+import { m001Core } from '../../../electron/core/kernel/db/migrations/001_core';
+import { m004Router } from '../../../electron/core/kernel/db/migrations/004_router';
+import { m006AdapterSecrets } from '../../../electron/core/kernel/db/migrations/006_adapter_secrets';
 
 describe('migration 006_adapter_secrets', () => {
   it('runs on a state DB at version 5, adds url_secrets to adapters and keeps existing adapters', () => {

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDatabase, migrate, type Migration } from '../../../electron/core/db/open';
-import { stateMigrations } from '../../../electron/core/db';
-import { m001Core } from '../../../electron/core/db/migrations/001_core';
-import { inboxLearningSchema, m007InboxLearning } from '../../../electron/core/db/migrations/007_inbox_learning';
+import { openDatabase, migrate, type Migration } from '../../../electron/core/kernel/db/open';
+import { stateMigrations } from '../../../electron/core/kernel/db';
+import { m001Core } from '../../../electron/core/kernel/db/migrations/001_core';
+import { inboxLearningSchema, m007InboxLearning } from '../../../electron/core/kernel/db/migrations/007_inbox_learning';
 
 describe('migration 007 (inbox examples and suggested rules)', () => {
   it('is registered as number 7', () => {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { migrate, openDatabase, stateMigrations } from '../../../electron/core/db';
+import { migrate, openDatabase, stateMigrations } from '../../../electron/core/kernel/db';
 import { tempDir } from '../../helpers/owner';
 
 describe('state DB migrations', () => {

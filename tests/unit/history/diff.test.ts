@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isBinary, unifiedDiff } from '../../../electron/core/history/diff';
+import { isBinary, unifiedDiff } from '../../../electron/core/domains/history/diff';
 
 describe('unifiedDiff', () => {
   it('prints hunks with 3 lines of context, deletions before additions', () => {

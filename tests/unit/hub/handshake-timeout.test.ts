@@ -2,8 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createHub, type Hub } from '../../../electron/core/hub';
-import { silentLogger } from '../../../electron/core/common/log';
+import { createHub, type Hub } from '../../../electron/core/transports/hub';
+import { silentLogger } from '../../../electron/core/kernel/log';
 
 describe('hub handshake timeout', () => {
   const cleanups: Array<() => Promise<void>> = [];

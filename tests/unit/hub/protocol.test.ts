@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RecordReader, RecordTooLargeError, parseHandshake, parseMessage } from '../../../electron/core/hub/protocol';
+import { RecordReader, RecordTooLargeError, parseHandshake, parseMessage } from '../../../electron/core/transports/hub/protocol';
 
 const RS = '\u001e';
 const b = (s: string) => Buffer.from(s, 'utf8');

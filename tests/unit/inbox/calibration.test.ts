@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { accuracy, calibration, evaluateFiling, FIXTURE, highConfidence, keepRate } from '../../../bench/_vault-eval';
-import { VaultIndex, catchUp, normalizeRel, resolveInVault } from '../../../electron/core/vault';
-import { analyzeOne, confidenceOf, defaultRules, RELIABILITY, type Evidence } from '../../../electron/core/inbox';
+import { VaultIndex, catchUp, normalizeRel, resolveInVault } from '../../../electron/core/domains/vault';
+import { analyzeOne, confidenceOf, defaultRules, RELIABILITY, type Evidence } from '../../../electron/core/domains/inbox';
 import { tempDir } from '../../helpers/owner';
 
 describe('filing on the labelled vault (tests/fixtures/vault-eval, in-sample)', () => {

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { VaultIndex, catchUp, normalizeRel, resolveInVault } from '../../../electron/core/vault';
-import { analyzeOne, defaultRules, parseRules, ExampleStore, type AnalysisItem } from '../../../electron/core/inbox';
-import { appendLooseRule } from '../../../electron/core/inbox/rules';
+import { VaultIndex, catchUp, normalizeRel, resolveInVault } from '../../../electron/core/domains/vault';
+import { analyzeOne, defaultRules, parseRules, ExampleStore, type AnalysisItem } from '../../../electron/core/domains/inbox';
+import { appendLooseRule } from '../../../electron/core/domains/inbox/rules';
 import { tempDir, writeFiles } from '../../helpers/owner';
 
 /** A potter's vault (a life unlike the fixture's): studio work, markets, a garden, a logbook. */
@@ -109,7 +109,7 @@ describe('learning from review', () => {
   it('proposes a loose-bullet rule after three edits toward one folder sharing a word; once appended, the rules parser applies it', async () => {
     const { vault } = setup();
     const store = openStore(path.join(tempDir('mailroom-learn-state-'), 'state.db'));
-    const p = (await import('../../../electron/core/inbox/profiles')).folderProfiles(vault.index, (f) => f !== 'inbox');
+    const p = (await import('../../../electron/core/domains/inbox/profiles')).folderProfiles(vault.index, (f) => f !== 'inbox');
     store.record([example('inbox/f0.md', FIRINGS[0], await analyze(vault, 'inbox/f0.md', FIRINGS[0]), 'logbook/')]);
     store.record([example('inbox/f1.md', FIRINGS[1], await analyze(vault, 'inbox/f1.md', FIRINGS[1]), 'logbook/')]);
     expect(store.proposeRules(p, defaultRules())).toEqual([]); // two are not yet a pattern

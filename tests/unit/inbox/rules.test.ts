@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultRules, parseRules, ruleMatches } from '../../../electron/core/inbox';
+import { defaultRules, parseRules, ruleMatches } from '../../../electron/core/domains/inbox';
 
 const ADR = `# Inbox Processing Rules
 

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DIR, mailServiceForTest } from './helpers';
-import { createNlp } from '../../../electron/core/nlp/index';
-import { MailService } from '../../../electron/core/mail/service';
+import { createNlp } from '../../../electron/core/domains/nlp/index';
+import { MailService } from '../../../electron/core/domains/mail/service';
 
 interface Gold {
   inbox: string;

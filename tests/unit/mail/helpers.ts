@@ -1,16 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openDatabase } from '../../../electron/core/db/open';
-import { m001Core } from '../../../electron/core/db/migrations/001_core';
-import { m005Mail } from '../../../electron/core/db/migrations/005_mail';
-import { resolveConfig } from '../../../electron/core/app/config';
-import { headlessPlatform } from '../../../electron/core/app/platform';
-import { EventBus } from '../../../electron/core/common/events';
-import { silentLogger } from '../../../electron/core/common/log';
-import { systemClock } from '../../../electron/core/common/clock';
-import type { CoreContext } from '../../../electron/core/common/types';
-import { MailService, type MailDeps } from '../../../electron/core/mail/service';
+import { openDatabase } from '../../../electron/core/kernel/db/open';
+import { m001Core } from '../../../electron/core/kernel/db/migrations/001_core';
+import { m005Mail } from '../../../electron/core/kernel/db/migrations/005_mail';
+import { resolveConfig } from '../../../electron/core/host/config';
+import { headlessPlatform } from '../../../electron/core/host/platform';
+import { EventBus } from '../../../electron/core/kernel/events';
+import { silentLogger } from '../../../electron/core/kernel/log';
+import { systemClock } from '../../../electron/core/kernel/clock';
+import type { CoreContext } from '../../../electron/core/kernel/types';
+import { MailService, type MailDeps } from '../../../electron/core/domains/mail/service';
 
 export const FIXTURE_DIR = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../fixtures/mail');
 

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readSource, splitMbox } from '../../../electron/core/mail/importers';
-import { normalizeSubject, sanitizeMailHtml } from '../../../electron/core/mail/parse';
+import { readSource, splitMbox } from '../../../electron/core/domains/mail/importers';
+import { normalizeSubject, sanitizeMailHtml } from '../../../electron/core/domains/mail/parse';
 import { mailServiceForTest } from './helpers';
 
 const eml = (id: string, subject: string, extra = '', body = 'Hello.') =>

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { EventBus } from '../../../electron/core/common/events';
-import { silentLogger } from '../../../electron/core/common/log';
-import { systemClock } from '../../../electron/core/common/clock';
-import type { CoreContext, Platform } from '../../../electron/core/common/types';
-import { m001Core } from '../../../electron/core/db/migrations/001_core';
-import { m003Mailbox } from '../../../electron/core/db/migrations/003_mailbox';
-import { resolveConfig } from '../../../electron/core/app/config';
+import { EventBus } from '../../../electron/core/kernel/events';
+import { silentLogger } from '../../../electron/core/kernel/log';
+import { systemClock } from '../../../electron/core/kernel/clock';
+import type { CoreContext, Platform } from '../../../electron/core/kernel/types';
+import { m001Core } from '../../../electron/core/kernel/db/migrations/001_core';
+import { m003Mailbox } from '../../../electron/core/kernel/db/migrations/003_mailbox';
+import { resolveConfig } from '../../../electron/core/host/config';
 import { REPO_ROOT, tempDir } from '../../helpers/owner';
 
 export interface Recorded {

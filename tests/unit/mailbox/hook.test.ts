@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hookOutput, runHook, type HookIo } from '../../../electron/core/mailbox/hook';
-import { MailboxService } from '../../../electron/core/mailbox/service';
+import { hookOutput, runHook, type HookIo } from '../../../electron/core/domains/mailbox/hook';
+import { MailboxService } from '../../../electron/core/domains/mailbox/service';
 import { tempDir } from '../../helpers/owner';
 import { mailboxContext } from './context';
 

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { installMailbox, uninstallMailbox, BLOCK_START, BLOCK_END, hookCommand } from '../../../electron/core/mailbox/installer';
-import { resolveConfig } from '../../../electron/core/app/config';
+import { installMailbox, uninstallMailbox, BLOCK_START, BLOCK_END, hookCommand } from '../../../electron/core/domains/mailbox/installer';
+import { resolveConfig } from '../../../electron/core/host/config';
 import { REPO_ROOT, tempDir, writeFiles } from '../../helpers/owner';
 
 const config = resolveConfig({ dataDir: tempDir('mailroom-data-'), vault: tempDir('mailroom-vault-'), env: {}, appRoot: REPO_ROOT });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MailboxService } from '../../../electron/core/mailbox/service';
-import { MailroomError } from '../../../electron/core/common/errors';
+import { MailboxService } from '../../../electron/core/domains/mailbox/service';
+import { MailroomError } from '../../../electron/core/kernel/errors';
 import { tempDir } from '../../helpers/owner';
 import { mailboxContext } from './context';
 

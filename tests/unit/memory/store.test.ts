@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MemoryStore, parseMemory, renderMemory, type Memory } from '../../../electron/core/memory';
-import { rankMemories } from '../../../electron/core/memory/search';
+import { MemoryStore, parseMemory, renderMemory, type Memory } from '../../../electron/core/domains/memory';
+import { rankMemories } from '../../../electron/core/domains/memory/search';
 import { tempDir } from '../../helpers/owner';
 
 const mem = (over: Partial<Memory>): Memory => ({

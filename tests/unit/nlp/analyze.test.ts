@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNlp, similarity, type NlpDomain } from '../../../electron/core/nlp';
-import { resolveConfig } from '../../../electron/core/app/config';
-import { EventBus, silentLogger, systemClock, type CoreContext } from '../../../electron/core/common';
+import { createNlp, similarity, type NlpDomain } from '../../../electron/core/domains/nlp';
+import { resolveConfig } from '../../../electron/core/host/config';
+import { EventBus, silentLogger, systemClock, type CoreContext } from '../../../electron/core/kernel';
 import { REPO_ROOT, tempDir } from '../../helpers/owner';
 
 function ctxWith(models?: Record<string, string>): CoreContext {

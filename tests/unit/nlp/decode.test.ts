@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OnnxNlp } from '../../../electron/core/nlp/onnx';
-import { viterbi, allowedTransition } from '../../../electron/core/nlp/decode';
-import { heuristicNlp, MAX_CHARS } from '../../../electron/core/nlp';
+import { OnnxNlp } from '../../../electron/core/domains/nlp/onnx';
+import { viterbi, allowedTransition } from '../../../electron/core/domains/nlp/decode';
+import { heuristicNlp, MAX_CHARS } from '../../../electron/core/domains/nlp';
 import { REPO_ROOT } from '../../helpers/owner';
 
 let nlp: OnnxNlp;

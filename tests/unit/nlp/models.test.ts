@@ -1,8 +1,8 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OnnxNlp } from '../../../electron/core/nlp/onnx';
-import { readCard } from '../../../electron/core/nlp/cards';
+import { OnnxNlp } from '../../../electron/core/domains/nlp/onnx';
+import { readCard } from '../../../electron/core/domains/nlp/cards';
 import { evaluateAll } from '../../../models/train/evaluate';
 import { REPO_ROOT } from '../../helpers/owner';
 

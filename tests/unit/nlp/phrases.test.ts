@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { detectPhrases, seedPhraseDetector } from '../../../electron/core/nlp';
-import { isExplicitSave } from '../../../electron/core/nlp/activation';
+import { detectPhrases, seedPhraseDetector } from '../../../electron/core/domains/nlp';
+import { isExplicitSave } from '../../../electron/core/domains/nlp/activation';
 
 describe('phrase detector', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeCondition, matches, parseCondition } from '../../../electron/core/router/conditions';
-import type { RoutableItem } from '../../../electron/core/router/types';
+import { describeCondition, matches, parseCondition } from '../../../electron/core/domains/router/conditions';
+import type { RoutableItem } from '../../../electron/core/domains/router/types';
 
 const item: RoutableItem = {
   title: 'TODO: call Dana about the swim meet',

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mergeAnalysis, readNoteFromDisk, itemFromNote, resolveItem } from '../../../electron/core/router/item';
+import { mergeAnalysis, readNoteFromDisk, itemFromNote, resolveItem } from '../../../electron/core/domains/router/item';
 import { tempDir } from '../../helpers/owner';
 
 describe('what the router routes: items from notes and inbox analyses', () => {

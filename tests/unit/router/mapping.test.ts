@@ -1,10 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { renderTemplate, schemaDefaults, templateMap } from '../../../electron/core/router/mapping/template';
-import { llmMap, openAiLlm, type LlmClient } from '../../../electron/core/router/mapping/llm';
-import { SchemaValidator } from '../../../electron/core/router/mapping/validate';
-import type { RoutableItem } from '../../../electron/core/router/types';
+import { renderTemplate, schemaDefaults, templateMap } from '../../../electron/core/domains/router/mapping/template';
+import { llmMap, openAiLlm, type LlmClient } from '../../../electron/core/domains/router/mapping/llm';
+import { SchemaValidator } from '../../../electron/core/domains/router/mapping/validate';
+import type { RoutableItem } from '../../../electron/core/domains/router/types';
 
 const NOW = Date.parse('2026-01-20T09:30:00Z');
 const item: RoutableItem = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectSecretArgs, detectSecretParams, looksSecret, maskArgs, maskUrl } from '../../../electron/core/router/secrets';
+import { detectSecretArgs, detectSecretParams, looksSecret, maskArgs, maskUrl } from '../../../electron/core/domains/router/secrets';
 
 describe('which adapter values are secret by default', () => {
   it('recognises credential names as a word part, in any case or style', () => {

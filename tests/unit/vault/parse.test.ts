@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ftsQuery, normalizeRel, parseNote, resolveInVault } from '../../../electron/core/vault';
+import { ftsQuery, normalizeRel, parseNote, resolveInVault } from '../../../electron/core/domains/vault';
 import { tempDir } from '../../helpers/owner';
 
 describe('parsing a note', () => {

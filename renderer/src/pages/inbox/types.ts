@@ -1,4 +1,4 @@
-/** The inbox API's DTOs as the renderer sees them (mirrors electron/core/inbox/contract.ts). */
+/** The inbox API's DTOs as the renderer sees them (mirrors electron/core/domains/inbox/contract.ts). */
 export type InboxAction = 'move' | 'keep' | 'delete' | 'merge';
 
 export interface InboxItem {

@@ -1,4 +1,4 @@
-/** DTOs of /api/mail (see electron/core/mail/routes.ts). */
+/** DTOs of /api/mail (see electron/core/domains/mail/routes.ts). */
 export interface Participant {
   name?: string;
   email: string;

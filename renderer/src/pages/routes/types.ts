@@ -1,4 +1,4 @@
-/** The router's REST shapes as the Routes page sees them (mirrors electron/core/router). */
+/** The router's REST shapes as the Routes page sees them (mirrors electron/core/domains/router). */
 
 export interface KeyValue {
   key: string;

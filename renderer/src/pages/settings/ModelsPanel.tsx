@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { api, ApiError } from '../../api';
 
-/** Shapes of GET /api/models and POST /api/nlp/analyze (electron/core/nlp). */
+/** Shapes of GET /api/models and POST /api/nlp/analyze (electron/core/domains/nlp). */
 interface Prf {
   precision: number;
   recall: number;

@@ -1,0 +1,37 @@
+import type { CoreContext, Domain } from '../../kernel/types';
+import type { Nlp } from '../nlp/contract';
+import type { InboxSaveDep, RouterDep } from './deps';
+import { mailResources } from './resources';
+import { mailRoutes } from './routes';
+import { MailService } from './service';
+import { mailTools } from './tools/index';
+
+export type { InboxSaveDep, RouterDep, MailRouteItem } from './deps';
+export { MailService } from './service';
+export { ContractValidator } from './schemas';
+
+export interface MailDomain extends Domain {
+  mail: MailService;
+}
+
+/**
+ * NeuralMail (seed 002): a local mail store (import, IMAP sync, threading, search), the seven
+ * contract tools, the email:// resources, the Mail page's REST routes and the outbox.
+ */
+export function createMail(ctx: CoreContext, deps: { nlp?: Nlp; inbox?: InboxSaveDep; router?: RouterDep } = {}): MailDomain {
+  const mail = new MailService(ctx, deps);
+  return {
+    name: 'mail',
+    mail,
+    tools: mailTools(mail),
+    resourceTemplates: mailResources(mail),
+    routes: mailRoutes(mail),
+    counts: (): Record<string, number> => {
+      if (!mail.ready()) return {};
+      const c = mail.store.counts();
+      return { mail_inboxes: c.inboxes, mail_threads: c.threads, mail_messages: c.messages };
+    },
+    start: () => mail.start(),
+    stop: () => mail.stop(),
+  };
+}

@@ -1,0 +1,516 @@
+import crypto from 'node:crypto';
+import type Database from 'better-sqlite3';
+import { MailroomError, invalidArgument } from '../../kernel/errors';
+import { isEmail, isReplySubject, type AttachmentInfo, type ParsedMessage, type Participant } from './parse';
+
+export type ThreadStatus = 'open' | 'closed' | 'snoozed';
+
+export interface InboxRow {
+  id: string;
+  address: string;
+  name: string | null;
+  labels: string[];
+  status: 'active' | 'paused';
+  imap: ImapSettings | null;
+  smtp: SmtpSettings | null;
+  created_at: string;
+}
+
+export interface ImapSettings {
+  host: string;
+  port: number;
+  secure: boolean;
+  user: string;
+  /** Sealed with the platform SecretBox; never stored or logged in clear. */
+  password_sealed: string;
+  mailbox: string;
+}
+
+export interface SmtpSettings {
+  host: string;
+  port: number;
+  secure: boolean;
+  user?: string;
+  password_sealed?: string;
+}
+
+export interface ThreadRow {
+  seq: number;
+  id: string;
+  inbox_id: string;
+  subject: string;
+  status: ThreadStatus;
+  snooze_until: string | null;
+  labels: string[];
+  participants: Participant[];
+  first_at: string;
+  updated_at: string;
+  triage: Record<string, unknown> | null;
+}
+
+export interface MessageRow {
+  rowid: number;
+  id: string;
+  inbox_id: string;
+  thread_id: string;
+  internet_message_id: string | null;
+  in_reply_to: string | null;
+  refs: string[];
+  direction: 'inbound' | 'outbound';
+  from: Participant | null;
+  to: Participant[];
+  cc: Participant[];
+  reply_to: Participant[];
+  subject: string;
+  text: string;
+  html: string | null;
+  remote_content: boolean;
+  attachments: AttachmentInfo[];
+  created_at: string;
+  seen: boolean;
+  source: string | null;
+  triage: Record<string, unknown> | null;
+}
+
+/** How far apart a reply and its thread may be when only subject + participants link them. */
+export const SUBJECT_WINDOW_MS = 21 * 24 * 3600_000;
+
+const json = <T>(s: string | null | undefined, fallback: T): T => (s ? (JSON.parse(s) as T) : fallback);
+
+/** Stable ids: the same message imported into the same inbox always gets the same id. */
+export const messageIdFor = (inboxId: string, dedupKey: string) => 'm_' + crypto.createHash('sha256').update(inboxId + '\0' + dedupKey).digest('hex').slice(0, 20);
+const newId = (prefix: string) => prefix + crypto.randomBytes(10).toString('hex');
+
+interface RawThread {
+  seq: number;
+  id: string;
+  inbox_id: string;
+  subject: string;
+  status: ThreadStatus;
+  snooze_until: string | null;
+  labels: string;
+  participants: string;
+  first_at: string;
+  updated_at: string;
+  triage: string | null;
+}
+
+interface RawMessage {
+  rowid: number;
+  id: string;
+  inbox_id: string;
+  thread_id: string;
+  internet_message_id: string | null;
+  in_reply_to: string | null;
+  refs: string;
+  direction: 'inbound' | 'outbound';
+  from_addr: string | null;
+  to_addrs: string;
+  cc_addrs: string;
+  reply_to: string;
+  subject: string;
+  text: string;
+  html: string | null;
+  remote_content: number;
+  attachments: string;
+  created_at: string;
+  seen: number;
+  source: string | null;
+  triage: string | null;
+}
+
+export interface InsertResult {
+  id: string;
+  thread_id: string;
+  created: boolean;
+}
+
+/** The mail tables: inboxes, threads (with threading), messages, FTS rows. Synchronous SQLite. */
+export class MailStore {
+  constructor(
+    readonly db: Database.Database,
+    private readonly now: () => number,
+  ) {}
+
+  private iso = () => new Date(this.now()).toISOString();
+
+  // ---------- inboxes ----------
+
+  private inboxFrom(r: Record<string, unknown>): InboxRow {
+    return {
+      id: r.id as string,
+      address: r.address as string,
+      name: (r.name as string | null) ?? null,
+      labels: json<string[]>(r.labels as string, []),
+      status: r.status as 'active' | 'paused',
+      imap: json<ImapSettings | null>(r.imap as string | null, null),
+      smtp: json<SmtpSettings | null>(r.smtp as string | null, null),
+      created_at: r.created_at as string,
+    };
+  }
+
+  listInboxes(): InboxRow[] {
+    return (this.db.prepare('SELECT * FROM mail_inboxes ORDER BY created_at, id').all() as Record<string, unknown>[]).map((r) => this.inboxFrom(r));
+  }
+
+  findInbox(idOrAddress: string): InboxRow | undefined {
+    const r = this.db.prepare('SELECT * FROM mail_inboxes WHERE id = ? OR lower(address) = lower(?) ORDER BY id = ? DESC LIMIT 1').get(idOrAddress, idOrAddress, idOrAddress) as
+      | Record<string, unknown>
+      | undefined;
+    return r ? this.inboxFrom(r) : undefined;
+  }
+
+  inbox(idOrAddress: string): InboxRow {
+    const ib = this.findInbox(idOrAddress);
+    if (!ib) {
+      throw new MailroomError('inbox_not_found', `No inbox '${idOrAddress}'. List inboxes with resources/list (email://inboxes/…) or create one on the Mail page / \`mailroom mail inbox add ADDRESS\`.`, { inbox_id: idOrAddress }, 404);
+    }
+    return ib;
+  }
+
+  createInbox(input: { address: string; id?: string; name?: string; labels?: string[] }): InboxRow {
+    const address = input.address.trim();
+    if (!isEmail(address)) throw invalidArgument(`'${input.address}' is not an email address; an inbox needs one (e.g. support@example.com).`);
+    if (input.id !== undefined && !/^[A-Za-z0-9_.-]{1,64}$/.test(input.id)) {
+      throw invalidArgument(`Inbox id '${input.id}' may only use letters, digits, '_', '.', '-' (1–64 characters).`);
+    }
+    const existing = this.findInbox(input.id ?? address);
+    if (existing) throw new MailroomError('conflict', `An inbox '${existing.id}' (${existing.address}) already exists.`, { inbox_id: existing.id }, 409);
+    const id = input.id ?? 'ib_' + crypto.randomBytes(6).toString('hex');
+    this.db
+      .prepare('INSERT INTO mail_inboxes (id, address, name, labels, status, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(id, address, input.name ?? null, JSON.stringify(input.labels ?? []), 'active', this.iso());
+    return this.inbox(id);
+  }
+
+  updateInbox(id: string, patch: { name?: string | null; labels?: string[]; status?: 'active' | 'paused'; imap?: ImapSettings | null; smtp?: SmtpSettings | null }): InboxRow {
+    const cur = this.inbox(id);
+    const next = { ...cur, ...patch };
+    this.db
+      .prepare('UPDATE mail_inboxes SET name = ?, labels = ?, status = ?, imap = ?, smtp = ? WHERE id = ?')
+      .run(next.name, JSON.stringify(next.labels), next.status, next.imap ? JSON.stringify(next.imap) : null, next.smtp ? JSON.stringify(next.smtp) : null, cur.id);
+    return this.inbox(cur.id);
+  }
+
+  deleteInbox(id: string): void {
+    const ib = this.inbox(id);
+    this.db.transaction(() => {
+      const rows = this.db.prepare('SELECT rowid FROM mail_messages WHERE inbox_id = ?').all(ib.id) as Array<{ rowid: number }>;
+      const del = this.db.prepare('DELETE FROM mail_fts WHERE rowid = ?');
+      for (const r of rows) del.run(r.rowid);
+      this.db.prepare('DELETE FROM mail_outbox WHERE inbox_id = ?').run(ib.id);
+      this.db.prepare('DELETE FROM mail_messages WHERE inbox_id = ?').run(ib.id);
+      this.db.prepare('DELETE FROM mail_refs WHERE inbox_id = ?').run(ib.id);
+      this.db.prepare('DELETE FROM mail_inboxes WHERE id = ?').run(ib.id);
+    })();
+  }
+
+  unreadCounts(): Record<string, number> {
+    const rows = this.db.prepare('SELECT inbox_id, count(*) AS n FROM mail_messages WHERE seen = 0 AND direction = \'inbound\' GROUP BY inbox_id').all() as Array<{ inbox_id: string; n: number }>;
+    return Object.fromEntries(rows.map((r) => [r.inbox_id, r.n]));
+  }
+
+  // ---------- threads ----------
+
+  private threadFrom(r: RawThread): ThreadRow {
+    return {
+      ...r,
+      labels: json<string[]>(r.labels, []),
+      participants: json<Participant[]>(r.participants, []),
+      triage: json<Record<string, unknown> | null>(r.triage, null),
+    };
+  }
+
+  findThread(id: string): ThreadRow | undefined {
+    const r = this.db.prepare('SELECT * FROM mail_threads WHERE id = ?').get(id) as RawThread | undefined;
+    return r ? this.threadFrom(r) : undefined;
+  }
+
+  thread(id: string): ThreadRow {
+    const t = this.findThread(id);
+    if (!t) throw new MailroomError('thread_not_found', `No thread '${id}'. Thread ids come from list_threads or search_inbox.`, { thread_id: id }, 404);
+    return t;
+  }
+
+  /** Status as the user sees it: a snooze that has run out reads as open again. */
+  effectiveStatus(t: ThreadRow): ThreadStatus {
+    if (t.status === 'snoozed' && t.snooze_until && Date.parse(t.snooze_until) <= this.now()) return 'open';
+    return t.status;
+  }
+
+  threadsPage(q: { inboxId: string; status?: ThreadStatus; label?: string; updatedAfter?: string; beforeSeq?: number; highWater: number; limit: number }): ThreadRow[] {
+    const where = ['inbox_id = @inbox', 'seq <= @hw'];
+    if (q.beforeSeq !== undefined) where.push('seq < @before');
+    if (q.updatedAfter) where.push('updated_at > @ua');
+    if (q.label) where.push('EXISTS (SELECT 1 FROM json_each(mail_threads.labels) WHERE value = @label)');
+    const nowIso = this.iso();
+    if (q.status === 'open') where.push("(status = 'open' OR (status = 'snoozed' AND snooze_until IS NOT NULL AND snooze_until <= @now))");
+    if (q.status === 'snoozed') where.push("status = 'snoozed' AND (snooze_until IS NULL OR snooze_until > @now)");
+    if (q.status === 'closed') where.push("status = 'closed'");
+    const rows = this.db
+      .prepare(`SELECT * FROM mail_threads WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT @limit`)
+      .all({ inbox: q.inboxId, hw: q.highWater, before: q.beforeSeq ?? null, ua: normalizeTs(q.updatedAfter), label: q.label ?? null, now: nowIso, limit: q.limit }) as RawThread[];
+    return rows.map((r) => this.threadFrom(r));
+  }
+
+  maxThreadSeq(): number {
+    return (this.db.prepare('SELECT coalesce(max(seq), 0) AS s FROM mail_threads').get() as { s: number }).s;
+  }
+
+  threadsByRecent(inboxId: string, limit: number, opts: { status?: ThreadStatus; label?: string } = {}): ThreadRow[] {
+    return this.threadsPage({ inboxId, highWater: Number.MAX_SAFE_INTEGER, limit: 100_000, status: opts.status, label: opts.label })
+      .sort((a, b) => b.updated_at.localeCompare(a.updated_at))
+      .slice(0, limit);
+  }
+
+  setThreadStatus(id: string, status: ThreadStatus, snoozeUntil?: string): ThreadRow {
+    const t = this.thread(id);
+    if (status === 'snoozed' && (!snoozeUntil || Number.isNaN(Date.parse(snoozeUntil)))) {
+      throw invalidArgument('Snoozing needs snooze_until, an RFC 3339 time (e.g. 2030-01-01T09:00:00Z).');
+    }
+    this.db.prepare('UPDATE mail_threads SET status = ?, snooze_until = ? WHERE id = ?').run(status, status === 'snoozed' ? new Date(snoozeUntil!).toISOString() : null, t.id);
+    return this.thread(id);
+  }
+
+  setThreadLabels(id: string, labels: string[]): ThreadRow {
+    const t = this.thread(id);
+    const clean = [...new Set(labels.map((l) => l.trim()).filter(Boolean))];
+    this.db.prepare('UPDATE mail_threads SET labels = ? WHERE id = ?').run(JSON.stringify(clean), t.id);
+    return this.thread(id);
+  }
+
+  setThreadTriage(id: string, triage: Record<string, unknown>): void {
+    this.db.prepare('UPDATE mail_threads SET triage = ? WHERE id = ?').run(JSON.stringify(triage), id);
+  }
+
+  unreadByThread(inboxId: string): Record<string, number> {
+    const rows = this.db.prepare("SELECT thread_id, count(*) AS n FROM mail_messages WHERE inbox_id = ? AND seen = 0 AND direction = 'inbound' GROUP BY thread_id").all(inboxId) as Array<{
+      thread_id: string;
+      n: number;
+    }>;
+    return Object.fromEntries(rows.map((r) => [r.thread_id, r.n]));
+  }
+
+  markThreadSeen(id: string): void {
+    this.db.prepare('UPDATE mail_messages SET seen = 1 WHERE thread_id = ?').run(id);
+  }
+
+  // ---------- messages ----------
+
+  private messageFrom(r: RawMessage): MessageRow {
+    return {
+      rowid: r.rowid,
+      id: r.id,
+      inbox_id: r.inbox_id,
+      thread_id: r.thread_id,
+      internet_message_id: r.internet_message_id,
+      in_reply_to: r.in_reply_to,
+      refs: json<string[]>(r.refs, []),
+      direction: r.direction,
+      from: json<Participant | null>(r.from_addr, null),
+      to: json<Participant[]>(r.to_addrs, []),
+      cc: json<Participant[]>(r.cc_addrs, []),
+      reply_to: json<Participant[]>(r.reply_to, []),
+      subject: r.subject,
+      text: r.text,
+      html: r.html,
+      remote_content: r.remote_content === 1,
+      attachments: json<AttachmentInfo[]>(r.attachments, []),
+      created_at: r.created_at,
+      seen: r.seen === 1,
+      source: r.source,
+      triage: json<Record<string, unknown> | null>(r.triage, null),
+    };
+  }
+
+  private static readonly MSG_COLS =
+    'rowid, id, inbox_id, thread_id, internet_message_id, in_reply_to, refs, direction, from_addr, to_addrs, cc_addrs, reply_to, subject, text, html, remote_content, attachments, created_at, seen, source, triage';
+
+  findMessage(id: string): MessageRow | undefined {
+    const r = this.db.prepare(`SELECT ${MailStore.MSG_COLS} FROM mail_messages WHERE id = ?`).get(id) as RawMessage | undefined;
+    return r ? this.messageFrom(r) : undefined;
+  }
+
+  message(id: string): MessageRow {
+    const m = this.findMessage(id);
+    if (!m) throw new MailroomError('message_not_found', `No message '${id}'. Message ids come from get_thread or search_inbox.`, { message_id: id }, 404);
+    return m;
+  }
+
+  messageRaw(id: string): Buffer {
+    const r = this.db.prepare('SELECT raw FROM mail_messages WHERE id = ?').get(id) as { raw: Buffer } | undefined;
+    if (!r) throw new MailroomError('message_not_found', `No message '${id}'.`, { message_id: id }, 404);
+    return r.raw;
+  }
+
+  threadMessages(threadId: string): MessageRow[] {
+    return (this.db.prepare(`SELECT ${MailStore.MSG_COLS} FROM mail_messages WHERE thread_id = ? ORDER BY created_at, rowid`).all(threadId) as RawMessage[]).map((r) => this.messageFrom(r));
+  }
+
+  messagesByRowids(rowids: number[]): Map<number, MessageRow> {
+    if (rowids.length === 0) return new Map();
+    const rows = this.db.prepare(`SELECT ${MailStore.MSG_COLS} FROM mail_messages WHERE rowid IN (${rowids.map(() => '?').join(',')})`).all(...rowids) as RawMessage[];
+    return new Map(rows.map((r) => [r.rowid, this.messageFrom(r)]));
+  }
+
+  setMessageTriage(id: string, triage: Record<string, unknown>): void {
+    this.db.prepare('UPDATE mail_messages SET triage = ? WHERE id = ?').run(JSON.stringify(triage), id);
+  }
+
+  counts(): { inboxes: number; threads: number; messages: number } {
+    const one = (sql: string) => (this.db.prepare(sql).get() as { n: number }).n;
+    return {
+      inboxes: one('SELECT count(*) AS n FROM mail_inboxes'),
+      threads: one('SELECT count(*) AS n FROM mail_threads'),
+      messages: one('SELECT count(*) AS n FROM mail_messages'),
+    };
+  }
+
+  /**
+   * Stores one parsed message and threads it. Idempotent: a message already in the inbox (same
+   * Message-ID, or the same bytes when it has none) is left alone and reported as not created.
+   * Call inside a transaction when importing many.
+   */
+  insert(inbox: InboxRow, m: ParsedMessage, source: string | null, direction?: 'inbound' | 'outbound'): InsertResult {
+    const id = messageIdFor(inbox.id, m.dedupKey);
+    const existing = this.db.prepare('SELECT id, thread_id FROM mail_messages WHERE inbox_id = ? AND dedup_key = ?').get(inbox.id, m.dedupKey) as
+      | { id: string; thread_id: string }
+      | undefined;
+    if (existing) return { id: existing.id, thread_id: existing.thread_id, created: false };
+
+    const dir = direction ?? (m.from && m.from.email.toLowerCase() === inbox.address.toLowerCase() ? 'outbound' : 'inbound');
+    const threadId = this.resolveThread(inbox.id, m, inbox.address);
+    const r = this.db
+      .prepare(
+        `INSERT INTO mail_messages (id, inbox_id, thread_id, dedup_key, internet_message_id, in_reply_to, refs, direction, from_addr, to_addrs, cc_addrs, reply_to,
+           subject, text, html, remote_content, attachments, raw, created_at, imported_at, seen, source)
+         VALUES (@id, @inbox, @thread, @dedup, @mid, @irt, @refs, @dir, @from, @to, @cc, @rt, @subject, @text, @html, @remote, @att, @raw, @created, @imported, @seen, @source)`,
+      )
+      .run({
+        id,
+        inbox: inbox.id,
+        thread: threadId,
+        dedup: m.dedupKey,
+        mid: m.internetMessageId ?? null,
+        irt: m.inReplyTo ?? null,
+        refs: JSON.stringify(m.references),
+        dir,
+        from: m.from ? JSON.stringify(m.from) : null,
+        to: JSON.stringify(m.to),
+        cc: JSON.stringify(m.cc),
+        rt: JSON.stringify(m.replyTo),
+        subject: m.subject,
+        text: m.text,
+        html: m.html ?? null,
+        remote: m.remoteContent ? 1 : 0,
+        att: JSON.stringify(m.attachments),
+        raw: m.raw,
+        created: m.createdAt,
+        imported: this.iso(),
+        seen: m.seen || dir === 'outbound' ? 1 : 0,
+        source,
+      });
+    const rowid = Number(r.lastInsertRowid);
+    const linkRefs = new Set([...(m.inReplyTo ? [m.inReplyTo] : []), ...m.references]);
+    const addRef = this.db.prepare('INSERT OR IGNORE INTO mail_refs (inbox_id, ref, message_id) VALUES (?, ?, ?)');
+    for (const ref of linkRefs) addRef.run(inbox.id, ref, id);
+    const people = [m.from, ...m.to, ...m.cc].filter((p): p is Participant => !!p).map((p) => (p.name ? `${p.name} ${p.email}` : p.email));
+    this.db.prepare('INSERT INTO mail_fts (rowid, subject, participants, body) VALUES (?, ?, ?, ?)').run(rowid, m.subject, people.join(' '), m.text.slice(0, 200_000));
+    this.refreshThread(threadId);
+    return { id, thread_id: threadId, created: true };
+  }
+
+  /**
+   * Threading: Message-ID / In-Reply-To / References first (both directions, so a parent that
+   * arrives after its replies joins them, and a message linking two threads merges them); then,
+   * for replies from clients that drop those headers, the same normalised subject with a shared
+   * participant within SUBJECT_WINDOW_MS.
+   */
+  private resolveThread(inboxId: string, m: ParsedMessage, ownAddress: string): string {
+    const linked = new Set<string>();
+    const refs = [...new Set([...(m.inReplyTo ? [m.inReplyTo] : []), ...m.references])];
+    if (refs.length > 0) {
+      const rows = this.db
+        .prepare(`SELECT DISTINCT thread_id FROM mail_messages WHERE inbox_id = ? AND internet_message_id IN (${refs.map(() => '?').join(',')})`)
+        .all(inboxId, ...refs) as Array<{ thread_id: string }>;
+      rows.forEach((r) => linked.add(r.thread_id));
+    }
+    // Messages that name me as a parent, or that share a (possibly missing) ancestor with me.
+    const mine = [...(m.internetMessageId ? [m.internetMessageId] : []), ...refs];
+    if (mine.length > 0) {
+      const rows = this.db
+        .prepare(`SELECT DISTINCT mm.thread_id FROM mail_refs r JOIN mail_messages mm ON mm.id = r.message_id WHERE r.inbox_id = ? AND r.ref IN (${mine.map(() => '?').join(',')})`)
+        .all(inboxId, ...mine) as Array<{ thread_id: string }>;
+      rows.forEach((r) => linked.add(r.thread_id));
+    }
+    if (linked.size > 0) {
+      const ordered = (this.db.prepare(`SELECT id FROM mail_threads WHERE id IN (${[...linked].map(() => '?').join(',')}) ORDER BY seq`).all(...linked) as Array<{ id: string }>).map((r) => r.id);
+      const [target, ...others] = ordered;
+      for (const o of others) this.mergeThread(o, target);
+      return target;
+    }
+    if (m.normSubject && (isReplySubject(m.subject) || refs.length > 0)) {
+      const t = Date.parse(m.createdAt);
+      const cands = this.db
+        .prepare('SELECT id, participants, first_at, updated_at FROM mail_threads WHERE inbox_id = ? AND norm_subject = ? ORDER BY updated_at DESC')
+        .all(inboxId, m.normSubject) as Array<{ id: string; participants: string; first_at: string; updated_at: string }>;
+      // The inbox's own address is in every thread, so it never counts as a shared participant.
+      const own = ownAddress.toLowerCase();
+      const people = new Set([m.from, ...m.to, ...m.cc].filter((p): p is Participant => !!p).map((p) => p.email.toLowerCase()).filter((e) => e !== own));
+      for (const c of cands) {
+        const inWindow = t >= Date.parse(c.first_at) - SUBJECT_WINDOW_MS && t <= Date.parse(c.updated_at) + SUBJECT_WINDOW_MS;
+        const theirs = json<Participant[]>(c.participants, []).map((p) => p.email.toLowerCase());
+        if (inWindow && theirs.some((e) => people.has(e))) return c.id;
+      }
+    }
+    const id = newId('t_');
+    this.db
+      .prepare('INSERT INTO mail_threads (id, inbox_id, subject, norm_subject, first_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(id, inboxId, m.subject, m.normSubject, m.createdAt, m.createdAt);
+    return id;
+  }
+
+  private mergeThread(from: string, into: string): void {
+    const a = this.thread(from);
+    const b = this.thread(into);
+    this.db.prepare('UPDATE mail_messages SET thread_id = ? WHERE thread_id = ?').run(into, from);
+    this.db.prepare('UPDATE mail_drafts SET thread_id = ? WHERE thread_id = ?').run(into, from);
+    this.db.prepare('UPDATE mail_outbox SET thread_id = ? WHERE thread_id = ?').run(into, from);
+    const labels = [...new Set([...b.labels, ...a.labels])];
+    this.db.prepare('UPDATE mail_threads SET labels = ? WHERE id = ?').run(JSON.stringify(labels), into);
+    this.db.prepare('DELETE FROM mail_threads WHERE id = ?').run(from);
+    this.refreshThread(into);
+  }
+
+  /** Recomputes a thread's subject, participants and time span from its messages. */
+  refreshThread(id: string): void {
+    const msgs = this.db.prepare('SELECT subject, from_addr, to_addrs, cc_addrs, created_at FROM mail_messages WHERE thread_id = ? ORDER BY created_at, rowid').all(id) as Array<{
+      subject: string;
+      from_addr: string | null;
+      to_addrs: string;
+      cc_addrs: string;
+      created_at: string;
+    }>;
+    if (msgs.length === 0) return;
+    const seen = new Map<string, Participant>();
+    for (const m of msgs) {
+      for (const p of [json<Participant | null>(m.from_addr, null), ...json<Participant[]>(m.to_addrs, []), ...json<Participant[]>(m.cc_addrs, [])]) {
+        if (!p) continue;
+        const k = p.email.toLowerCase();
+        if (!seen.has(k) || (!seen.get(k)!.name && p.name)) seen.set(k, p);
+      }
+    }
+    const first = msgs[0];
+    const times = msgs.map((m) => m.created_at).sort();
+    this.db
+      .prepare('UPDATE mail_threads SET subject = ?, participants = ?, first_at = ?, updated_at = ? WHERE id = ?')
+      .run(first.subject, JSON.stringify([...seen.values()]), times[0], times[times.length - 1], id);
+  }
+}
+
+/** RFC 3339 with any offset → the UTC ISO form stored in the DB, so string comparison orders times. */
+export function normalizeTs(ts: string | undefined): string | null {
+  if (!ts) return null;
+  const t = Date.parse(ts);
+  return Number.isNaN(t) ? null : new Date(t).toISOString();
+}

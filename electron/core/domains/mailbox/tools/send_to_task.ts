@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { defineTool } from '../../../kernel/tool';
+import type { ToolDef } from '../../../kernel/types';
+import type { MailboxService } from '../service';
+import { bodyArg, priorityArg, sentOut } from './schemas';
+
+export function sendToTaskTool(svc: MailboxService): ToolDef {
+  return defineTool({
+    name: 'send_to_task',
+    title: 'Send to session',
+    description:
+      "Leaves a message in another session's mailbox; it reads it at its next tool boundary (check_inbox). Works for sessions not started yet: the message waits.",
+    input: z.object({ task_id: z.string().min(1).describe('The receiving session id.'), body: bodyArg, priority: priorityArg }),
+    output: sentOut,
+    handler: (args, ctx) => {
+      if (ctx.taskId) svc.touch(ctx.taskId);
+      return svc.send(args.task_id, args.body, args.priority, ctx.taskId ? { kind: 'task', id: ctx.taskId } : { kind: 'user' });
+    },
+  });
+}

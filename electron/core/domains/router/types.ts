@@ -1,0 +1,119 @@
+import type { JsonObject, JsonSchema } from '../../kernel/types';
+import type { Condition } from './conditions';
+
+/**
+ * What the router needs to know about an item. The vault and inbox domains hand over richer
+ * objects; these structural types are all the router relies on, so either may change freely.
+ */
+export interface RoutableItem {
+  path?: string;
+  title: string;
+  content: string;
+  /** The folder the inbox suggests filing it into (its destination). */
+  folder?: string;
+  intent?: string;
+  entities: string[];
+  tags: string[];
+  /** Where it came from: 'note', 'mcp', 'mail', 'session', … */
+  source?: string;
+  /** An ISO date the item is about (a due date, the day it was written). */
+  date?: string;
+  frontmatter?: JsonObject;
+}
+
+/** `electron/core/domains/vault`, as far as the router uses it. */
+export interface VaultLike {
+  readNote(rel: string): Promise<{ path: string; title: string; frontmatter: JsonObject; content: string }> | { path: string; title: string; frontmatter: JsonObject; content: string };
+}
+
+/** `electron/core/domains/inbox`, as far as the router uses it. Items are normalised by `fromAnalysis`. */
+export interface InboxLike {
+  analyze(args: { paths: string[] }): Promise<unknown> | unknown;
+}
+
+export type Transport = 'stdio' | 'http';
+
+/** One environment variable or HTTP header. Secret values are sealed at rest and masked on the wire. */
+export interface KeyValue {
+  key: string;
+  value: string;
+  secret: boolean;
+}
+
+export interface Adapter {
+  id: string;
+  name: string;
+  transport: Transport;
+  command: string | null;
+  args: string[];
+  /** Per argument: true when it is secret (sealed at rest, masked on the wire and in logs). */
+  arg_secrets: boolean[];
+  env: KeyValue[];
+  url: string | null;
+  /** Names of URL query parameters whose values are secret. */
+  url_secrets: string[];
+  headers: KeyValue[];
+  /** Seconds without a request before the server process is closed. */
+  idle_timeout_s: number;
+  /** Retries after the first attempt for retryable failures. */
+  max_retries: number;
+  /** Seconds a single tool call may take before it counts as a (retryable) timeout. */
+  call_timeout_s: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export type Mapper = 'template' | 'llm';
+
+export interface Route {
+  id: string;
+  name: string;
+  enabled: boolean;
+  priority: number;
+  condition: Condition;
+  adapter_id: string;
+  tool: string;
+  mapper: Mapper;
+  /** The declarative mapping (template) for the `template` mapper; null = schema-aware defaults. */
+  mapping: JsonObject | null;
+  /** Natural-language instructions for the LLM mapper (and shown to the person as the intent). */
+  instructions: string;
+  allow_fallback: boolean;
+  tool_schema: JsonSchema | null;
+  tool_schema_hash: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type AdapterState = 'idle' | 'starting' | 'running' | 'failed';
+
+export interface AdapterStatus {
+  adapter_id: string;
+  state: AdapterState;
+  pid: number | null;
+  /** Why it failed (state 'failed') or why the last start/crash happened. */
+  reason: string | null;
+  restarts: number;
+  /** Processes started for this adapter since the owner started. */
+  spawned: number;
+  last_used_at: string | null;
+}
+
+export interface DistributionRow {
+  id: number;
+  run_id: string;
+  item_key: string;
+  item_title: string;
+  route_id: string | null;
+  route_name: string | null;
+  adapter_id: string | null;
+  tool: string | null;
+  attempt: number;
+  status: 'ok' | 'error' | 'skipped';
+  retryable: boolean;
+  args: unknown;
+  result: unknown;
+  error: string | null;
+  duration_ms: number;
+  created_at: string;
+}

@@ -1,0 +1,296 @@
+/**
+ * The vault: a folder of markdown notes, indexed (FTS5, links, aliases, entity occurrences) in
+ * `<data-dir>/index.db`, watched with chokidar, written atomically and versioned with git.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseWith } from '../../kernel/tool';
+import { MailroomError, notFound } from '../../kernel/errors';
+import type { CoreContext, Domain, JsonObject } from '../../kernel/types';
+import { indexDbPath } from '../../kernel/db';
+import { RevealBody } from '../../../../shared/vault';
+import { folderTree, listNotes, noteView, reveal, searchPage } from './view';
+import { vaultResources } from './resources';
+import { atomicWrite, sha256, sweepTempFiles } from './fsops';
+import { parseNote } from './parse';
+import { isNotePath, normalizeRel, readVaultFile, resolveVaultPath, toPosix, tryReadVaultFile } from './paths';
+import { catchUp, VaultIndex, type CatchUpReport, type SearchHit } from './store';
+import { watchVault, type VaultWatcher } from './watch';
+import { openVaultGit, type VaultGit } from './git';
+import { brainSearchTool } from './tools/brain_search';
+import { brainReadNoteTool } from './tools/brain_read_note';
+
+export { VaultIndex, catchUp, listNoteFiles, ftsQuery, type SearchHit, type EntityPlace, type CatchUpReport } from './store';
+export { parseNote, splitFrontmatter, capitalizedPhrases, normName, fileStem, type ParsedNote } from './parse';
+export {
+  normalizeRel,
+  resolveInVault,
+  resolveVaultPath,
+  readVaultFile,
+  tryReadVaultFile,
+  vaultFileStat,
+  listVaultFiles,
+  PATH_HIDDEN,
+  folderOf,
+  isNotePath,
+  isIgnoredRel,
+  toPosix,
+  type VaultFile,
+} from './paths';
+export { atomicWrite, moveFile, freePath, sha256, hashFile, TEMP_PREFIX } from './fsops';
+export { openVaultGit, type VaultGit } from './git';
+
+export interface VaultOptions {
+  /** Initialise a git repository if the vault has none (default: config git_init, else only for the demo vault). */
+  gitInit?: boolean;
+  /** Watch the folder with chokidar (default true). */
+  watch?: boolean;
+  /** Push after each commit when a remote is configured (default: config git_remote). */
+  remote?: string;
+  /** awaitWriteFinish stability threshold (ms). */
+  stabilityMs?: number;
+}
+
+export interface Note {
+  path: string;
+  title: string;
+  frontmatter: JsonObject;
+  /** The body, without the frontmatter block. */
+  content: string;
+}
+
+export interface VaultApi {
+  readonly root: string;
+  readonly index: VaultIndex;
+  /** Absolute path of a vault-relative path; throws path_outside_vault when it would leave the vault. */
+  resolve(rel: string): string;
+  readNote(rel: string): Note;
+  /** Atomic write, journaled before it happens and committed after. */
+  writeNote(rel: string, text: string, opts: { message: string }): Promise<{ path: string; commit?: string }>;
+  search(query: string, opts?: { limit?: number; folder?: string }): SearchHit[];
+  /** Every folder in the vault (posix, no trailing slash), hidden ones excluded. */
+  listFolders(): string[];
+  /** Runs `fn` while holding the vault's write lock (file changes + commit happen one batch at a time). */
+  exclusive<T>(fn: () => Promise<T> | T): Promise<T>;
+  /** Commits exactly these paths (call inside `exclusive`). */
+  commit(paths: string[], message: string): Promise<string | undefined>;
+  /** Re-reads these paths into the index now (without waiting for the watcher) and emits vault:changed. */
+  refresh(paths: string[]): void;
+  reindex(opts?: { full?: boolean }): Promise<CatchUpReport & { ms: number }>;
+  push(): Promise<{ ok: boolean; ref: string }>;
+  git(): VaultGit | undefined;
+  /** Resolves once the watcher has handed over every change seen so far. */
+  settle(): Promise<void>;
+}
+
+export type VaultDomain = Domain & VaultApi;
+
+export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDomain {
+  const log = ctx.log.child('vault');
+  const root = ctx.config.vaultDir;
+  fs.mkdirSync(root, { recursive: true });
+  const index = new VaultIndex(indexDbPath(ctx.config.dataDir));
+  let watcher: VaultWatcher | undefined;
+  let vgit: VaultGit | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  let pushing: Promise<unknown> = Promise.resolve();
+  const remote = opts.remote ?? ctx.config.file.git_remote;
+  const db = ctx.stateDb;
+
+  const exclusive = <T>(fn: () => Promise<T> | T): Promise<T> => {
+    const run = queue.then(fn, fn);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  const resolve = (rel: string) => resolveVaultPath(root, rel);
+
+  /** Syncs the index with the files at `paths`; returns the ones whose indexed state changed. */
+  const sync = (paths: string[], removedDirs: string[] = []): string[] => {
+    const changed: string[] = [];
+    index.db.transaction(() => {
+      for (const d of removedDirs) changed.push(...index.removeUnder(d));
+      for (const rel of paths) {
+        if (!isNotePath(rel)) continue;
+        // The vault rule: hidden paths and symlinks leading outside (or to hidden files) are absent.
+        const f = tryReadVaultFile(root, rel);
+        if (!f) {
+          if (index.remove(rel)) changed.push(rel);
+          continue;
+        }
+        const text = f.data.toString('utf8');
+        const st = f.stat;
+        const hash = sha256(text);
+        const row = index.get(rel);
+        if (row && row.hash === hash) continue;
+        index.upsert(rel, text, st, undefined, hash);
+        changed.push(rel);
+      }
+    })();
+    return changed;
+  };
+
+  const emitChanged = (paths: string[]) => {
+    if (paths.length) ctx.events.emit('vault:changed', { paths });
+  };
+
+  const refresh = (paths: string[]) => emitChanged(sync(paths.map((p) => normalizeRel(p))));
+
+  const commit = async (paths: string[], message: string): Promise<string | undefined> => {
+    if (!vgit?.enabled) return undefined;
+    const oid = await vgit.commitPaths(paths, message);
+    if (oid && remote) {
+      pushing = pushing.then(() => vgit!.push(remote).catch((e: unknown) => log.warn('git push failed', { error: String(e) })));
+    }
+    return oid;
+  };
+
+  const pendingIns = () => db.prepare('INSERT INTO vault_pending (path, message, created_at) VALUES (?, ?, ?)');
+
+  /** Writes journaled before the crash but never committed: commit them now. */
+  const recoverPending = async () => {
+    const rows = db.prepare('SELECT id, path, message FROM vault_pending ORDER BY id').all() as Array<{ id: number; path: string; message: string }>;
+    if (!rows.length) return;
+    await commit(rows.map((r) => r.path), rows[0].message + ' (recovered)');
+    db.prepare('DELETE FROM vault_pending WHERE id <= ?').run(rows[rows.length - 1].id);
+    log.info('committed writes interrupted by a crash', { paths: rows.length });
+  };
+
+  const api: VaultApi = {
+    root,
+    index,
+    resolve,
+    readNote(rel) {
+      const clean = normalizeRel(rel);
+      let text: string;
+      try {
+        text = readVaultFile(root, clean).data.toString('utf8');
+      } catch (e) {
+        if (e instanceof MailroomError && e.status !== 404) throw e;
+        throw notFound(`No note at ${clean} in the vault. Use brain_search to find notes.`, { path: clean }, 'note_not_found');
+      }
+      const p = parseNote(clean, text);
+      return { path: clean, title: p.title, frontmatter: p.frontmatter, content: p.body.trim() };
+    },
+    writeNote(rel, text, o) {
+      const clean = normalizeRel(rel);
+      if (!/\.(md|markdown|txt)$/i.test(clean)) throw new MailroomError('invalid_argument', `Notes are markdown files; "${clean}" must end in .md.`);
+      const abs = resolve(clean);
+      return exclusive(async () => {
+        const id = Number(pendingIns().run(clean, o.message, new Date(ctx.clock.now()).toISOString()).lastInsertRowid);
+        atomicWrite(abs, text);
+        refresh([clean]);
+        const oid = await commit([clean], o.message);
+        db.prepare('DELETE FROM vault_pending WHERE id = ?').run(id);
+        return { path: clean, commit: oid };
+      });
+    },
+    search(query, o = {}) {
+      if (typeof query !== 'string' || !query.trim()) throw new MailroomError('invalid_argument', 'query is empty; give one or more words, "a phrase" or a prefix*.');
+      return index.search(query, { limit: o.limit, folder: o.folder ? normalizeRel(o.folder) : undefined });
+    },
+    listFolders() {
+      const out = new Set<string>();
+      const walk = (dir: string, rel: string, depth: number) => {
+        let entries: fs.Dirent[];
+        try {
+          entries = fs.readdirSync(dir, { withFileTypes: true });
+        } catch {
+          return;
+        }
+        for (const e of entries) {
+          if (!e.isDirectory() || e.name.startsWith('.')) continue;
+          const r = rel ? `${rel}/${e.name}` : e.name;
+          out.add(r);
+          if (depth < 8) walk(path.join(dir, e.name), r, depth + 1);
+        }
+      };
+      walk(root, '', 0);
+      for (const f of index.folders()) if (f.folder) out.add(f.folder);
+      return [...out].sort();
+    },
+    exclusive,
+    commit,
+    refresh,
+    async reindex(o = {}) {
+      return exclusive(async () => {
+        const t = performance.now();
+        if (o.full) index.clear();
+        const r = catchUp(index, root);
+        emitChanged(r.changed);
+        return { ...r, ms: Math.round(performance.now() - t) };
+      });
+    },
+    async push() {
+      if (!remote) throw new MailroomError('git_remote_missing', 'No git remote configured; set git_remote (an http(s) URL) in config.json.');
+      if (!vgit) throw new MailroomError('unavailable', 'The vault has not started yet.');
+      // One push at a time: after-commit pushes and explicit ones share the same chain.
+      const run = pushing.then(() => vgit!.push(remote));
+      pushing = run.catch(() => undefined);
+      return run;
+    },
+    git: () => vgit,
+    async settle() {
+      await watcher?.flush();
+      await queue;
+    },
+  };
+
+  const search = brainSearchTool(api);
+  const read = brainReadNoteTool(api);
+
+  return {
+    name: 'vault',
+    ...api,
+    tools: [search, read],
+    resourceTemplates: vaultResources(root, () => index),
+    routes: [
+      // The Vault page's contract (shared/vault.ts): plain-text snippets with match ranges, pages by offset.
+      { method: 'GET', path: '/api/vault/search', handler: (req) => searchPage(index, Object.fromEntries(req.query)) },
+      // A note as the page shows it: brain_read_note's fields plus resolved wikilinks and backlinks.
+      { method: 'GET', path: '/api/vault/note', handler: (req) => noteView(root, index, req.query.get('path') ?? '') },
+      { method: 'GET', path: '/api/vault/folders', handler: () => ({ folders: api.listFolders() }) },
+      { method: 'GET', path: '/api/vault/tree', handler: () => folderTree(index, api.listFolders()) },
+      { method: 'GET', path: '/api/vault/notes', handler: (req) => listNotes(index, Object.fromEntries(req.query)) },
+      { method: 'GET', path: '/api/vault/backlinks', handler: (req) => ({ backlinks: index.backlinks(normalizeRel(req.query.get('path') ?? '')) }) },
+      { method: 'POST', path: '/api/vault/reveal', handler: (req) => reveal(root, parseWith(RevealBody, req.body, 'body').path) },
+      {
+        method: 'POST',
+        path: '/api/vault/reindex',
+        handler: async (req) => api.reindex({ full: (req.body as { full?: boolean } | undefined)?.full !== false }),
+      },
+      { method: 'POST', path: '/api/vault/push', handler: () => api.push() },
+      {
+        method: 'GET',
+        path: '/api/vault/history',
+        handler: async () => ({ commits: (await vgit?.log(30)) ?? [] }),
+      },
+    ],
+    counts: () => ({ notes: index.count() }),
+    async start() {
+      sweepTempFiles(root);
+      vgit = await openVaultGit(root, { init: opts.gitInit ?? ctx.config.file.git_init ?? ctx.config.demoVault, log });
+      await recoverPending();
+      const t = performance.now();
+      const r = catchUp(index, root);
+      log.info('vault index caught up', { scanned: r.scanned, indexed: r.indexed, removed: r.removed, ms: Math.round(performance.now() - t) });
+      emitChanged(r.changed);
+      if (opts.watch !== false) {
+        watcher = watchVault({
+          root,
+          log,
+          stabilityMs: opts.stabilityMs,
+          onChange: (paths, dirs) => emitChanged(sync(paths.map(toPosix), dirs)),
+        });
+        await watcher.ready;
+      }
+    },
+    async stop() {
+      await watcher?.close();
+      watcher = undefined;
+      await queue.catch(() => undefined);
+      await pushing.catch(() => undefined);
+      index.close();
+    },
+  };
+}

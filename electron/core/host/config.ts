@@ -1,0 +1,107 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import envPaths from 'env-paths';
+import { z } from 'zod';
+import { invalidArgument } from '../kernel/errors';
+
+export const VERSION = '0.1.0';
+
+/** `<data-dir>/config.json`: everything optional; flags beat environment beat this file. */
+export const ConfigFileSchema = z
+  .object({
+    vault: z.string().optional(),
+    port: z.number().int().min(0).max(65535).optional(),
+    /** Initialise a git repository in the vault if it has none (default: only for the demo vault). */
+    git_init: z.boolean().optional(),
+    /** Remote for `git push` (HTTP(S) URL). */
+    git_remote: z.string().optional(),
+    /** An OpenAI-compatible endpoint (e.g. a local Ollama) for mapping and drafting. */
+    llm: z.object({ base_url: z.string(), model: z.string(), api_key: z.string().optional() }).optional(),
+    /** Paths of larger ONNX models with the same inputs/outputs. */
+    models: z.record(z.string(), z.string()).optional(),
+  })
+  .passthrough();
+export type ConfigFile = z.infer<typeof ConfigFileSchema>;
+
+export interface Config {
+  version: string;
+  dataDir: string;
+  vaultDir: string;
+  /** True when no vault was configured and the demo vault was chosen. */
+  demoVault: boolean;
+  /** 0 = pick a free port. */
+  port: number;
+  file: ConfigFile;
+  /** Repo root (for resources/ and models/). */
+  appRoot: string;
+}
+
+export interface ConfigInput {
+  vault?: string;
+  dataDir?: string;
+  port?: number | string;
+  env?: NodeJS.ProcessEnv;
+  appRoot?: string;
+}
+
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (process.platform === 'linux' && env.XDG_DATA_HOME) return path.join(env.XDG_DATA_HOME, 'mailroom');
+  return envPaths('mailroom', { suffix: '' }).data;
+}
+
+/** Resolves the repo root from this file, whether run from source or from a bundle in out/. */
+export function findAppRoot(start: string): string {
+  let dir = start;
+  for (let i = 0; i < 8; i++) {
+    if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'resources'))) return dir;
+    const up = path.dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return process.cwd();
+}
+
+export function parsePort(value: number | string | undefined, source: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) {
+    throw invalidArgument(`${source}: port must be a whole number from 0 to 65535, got "${value}"`);
+  }
+  return n;
+}
+
+export function readConfigFile(dataDir: string): ConfigFile {
+  const file = path.join(dataDir, 'config.json');
+  if (!fs.existsSync(file)) return {};
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw invalidArgument(`${file} is not valid JSON (${(e as Error).message}); fix or delete it.`);
+  }
+  const r = ConfigFileSchema.safeParse(raw);
+  if (!r.success) {
+    throw invalidArgument(`${file}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  return r.data;
+}
+
+/** Flags beat environment beat the config file beat defaults. */
+export function resolveConfig(input: ConfigInput = {}): Config {
+  const env = input.env ?? process.env;
+  const appRoot = input.appRoot ?? findAppRoot(path.dirname(new URL(import.meta.url).pathname));
+  const dataDir = path.resolve(input.dataDir ?? env.MAILROOM_DATA_DIR ?? defaultDataDir(env));
+  const file = readConfigFile(dataDir);
+  const vaultChoice = input.vault ?? env.MAILROOM_VAULT ?? file.vault;
+  const port =
+    parsePort(input.port, '--port') ?? parsePort(env.MAILROOM_PORT, 'MAILROOM_PORT') ?? file.port ?? 0;
+  return {
+    version: VERSION,
+    dataDir,
+    vaultDir: path.resolve(vaultChoice ?? path.join(dataDir, 'demo-vault')),
+    demoVault: vaultChoice === undefined,
+    port,
+    file,
+    appRoot,
+  };
+}

@@ -1,0 +1,121 @@
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import { createLogger, type Logger } from '../kernel/log';
+import { EventBus } from '../kernel/events';
+import { systemClock } from '../kernel/clock';
+import type { Clock, CoreContext, Domain, HubBroadcaster, Platform, ResourceTemplateDef, RouteDef, ToolDef, HubMethodHandler } from '../kernel/types';
+import { openStateDb } from '../kernel/db';
+import { createHub, type Hub } from '../transports/hub';
+import type { Config } from './config';
+import { ensureDemoVault } from './demo';
+import { headlessPlatform } from './platform';
+import { createAppDomain } from './domain';
+import { createNlp } from '../domains/nlp';
+import { createMemory } from '../domains/memory';
+import { createMail } from '../domains/mail';
+import { createInbox } from '../domains/inbox';
+import { createMailbox } from '../domains/mailbox';
+import { createVault } from '../domains/vault';
+import { createRouter } from '../domains/router';
+import { createHistory } from '../domains/history';
+
+export interface CoreOptions {
+  /** Electron passes its own; the headless owner uses web notifications over the hub. */
+  platform?: (hub: HubBroadcaster, log: Logger) => Platform;
+  log?: Logger;
+  clock?: Clock;
+  /** Set by the owner once the HTTP server listens (for mailroom_info). */
+  port?: () => number;
+}
+
+export interface Core {
+  config: Config;
+  log: Logger;
+  hub: Hub;
+  ctx: CoreContext;
+  domains: Domain[];
+  tools: ToolDef[];
+  resourceTemplates: ResourceTemplateDef[];
+  routes: RouteDef[];
+  counts(): Record<string, number>;
+  startedAt: number;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The composition root: builds every domain with explicit dependencies, in dependency order,
+ * and stops them in reverse. Nothing here knows about Electron or HTTP.
+ */
+export async function createCore(config: Config, opts: CoreOptions = {}): Promise<Core> {
+  const log = opts.log ?? createLogger({ file: path.join(config.dataDir, 'logs', 'mailroom.log'), stderr: true });
+  if (config.demoVault) ensureDemoVault(config.appRoot, config.vaultDir, log);
+  const stateDb: Database.Database = openStateDb(config.dataDir);
+  const hub = createHub({ log: log.child('hub') });
+  const platform = (opts.platform ?? ((h, l) => headlessPlatform(config.dataDir, h, l)))(hub, log);
+  const ctx: CoreContext = { config, log, stateDb, hub, events: new EventBus(), platform, clock: opts.clock ?? systemClock };
+
+  const domains: Domain[] = [];
+  const add = <D extends Domain>(d: D): D => {
+    domains.push(d);
+    return d;
+  };
+
+  // ---- domains, in dependency order; each replaces its own placeholder line ----
+  const nlp = add(await createNlp(ctx)); // [nlp] on-device models (seed 004)
+  const vault = add(createVault(ctx)); // [vault] vault index, watcher, git (seed 000)
+  const inbox = add(createInbox(ctx, { vault, nlp })); // [inbox] capture, analyze / execute / undo (seed 000)
+  add(createMemory(ctx, { nlp, vault })); // [memory] analyze_message, save_memory, search_memory (seed 004)
+  add(createMailbox(ctx)); // [mailbox] session mailbox (seed 003)
+  const router = add(createRouter(ctx, { vault, inbox })); // [router] MCP router (seed 001)
+  add(createMail(ctx, { nlp, inbox, router })); // [mail] NeuralMail (seed 002)
+  add(createHistory(ctx, { vault, inbox })); // [history] what Mailroom did: git log + journals, diffs, undo
+
+  const startedAt = Date.now();
+  const counts = () => Object.assign({}, ...domains.map((d) => d.counts?.() ?? {})) as Record<string, number>;
+  add(createAppDomain(ctx, { counts, port: opts.port ?? (() => config.port), startedAt }));
+
+  const tools = domains.flatMap((d) => d.tools ?? []);
+  const seen = new Set<string>();
+  for (const t of tools) {
+    if (seen.has(t.name)) throw new Error(`two domains define the MCP tool ${t.name}`);
+    seen.add(t.name);
+  }
+  for (const d of domains) {
+    for (const [name, fn] of Object.entries(d.hubMethods ?? {})) hub.register(name, fn as HubMethodHandler);
+  }
+
+  let started: Domain[] = [];
+  return {
+    config,
+    log,
+    hub,
+    ctx,
+    domains,
+    tools,
+    resourceTemplates: domains.flatMap((d) => d.resourceTemplates ?? []),
+    routes: domains.flatMap((d) => d.routes ?? []),
+    counts,
+    startedAt,
+    async start() {
+      for (const d of domains) {
+        await d.start?.();
+        started.push(d);
+      }
+      log.info('core started', { vault: config.vaultDir, dataDir: config.dataDir, domains: domains.map((d) => d.name) });
+    },
+    async stop() {
+      for (const d of [...started].reverse()) {
+        try {
+          await d.stop?.();
+        } catch (e) {
+          log.error('domain failed to stop', { domain: d.name, error: String(e) });
+        }
+      }
+      started = [];
+      await hub.stop();
+      stateDb.close();
+      log.info('core stopped');
+    },
+  };
+}
