@@ -66,7 +66,8 @@ export function CommandPalette() {
     const on = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'k') {
         e.preventDefault();
-        setOpen((o) => !o);
+        // From the dialog itself: Esc closes it before its (queued) close event reaches React.
+        setOpen(!dialog.current?.open);
       }
     };
     window.addEventListener('keydown', on);
