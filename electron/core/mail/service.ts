@@ -6,6 +6,7 @@ import { MailConfigFiles } from './config';
 import type { InboxSaveDep, RouterDep } from './deps';
 import { generateDraft, needsApproval, policyRiskFlags, replyRecipients, replyTarget } from './draft';
 import { extractToSchema, type ExtractResult } from './extract';
+import { messageFacts } from './facts';
 import { ImapSync, type ImapState } from './imap';
 import { readSource, readUpload, type RawItem } from './importers';
 import { ingest, type ImportReport } from './ingest';
@@ -268,7 +269,7 @@ export class MailService {
   async extract(a: { message_id: string; schema_id: string }): Promise<ExtractResult> {
     const m = this.store.message(a.message_id);
     const { schema } = this.files.schema(a.schema_id);
-    return extractToSchema(m, schema, this.deps.nlp);
+    return extractToSchema(m, schema, this.deps.nlp, await messageFacts(m, this.store.messageRaw(m.id)));
   }
 
   // ---------- drafts ----------
