@@ -50,6 +50,32 @@ function fieldWords(...texts: string[]): string[] {
   return [...new Set(out)];
 }
 
+/** Words that label the same thing in mail (tables, "Label: value" lines), in both directions. */
+const SYNONYMS: string[][] = [
+  ['from', 'origin', 'departure', 'depart', 'departs', 'departing', 'leaving', 'outbound'],
+  ['to', 'destination', 'arrival', 'arrive', 'arrives', 'arriving'],
+  ['start', 'starts', 'begin', 'begins', 'when'],
+  ['end', 'ends', 'until', 'finish', 'finishes'],
+  ['total', 'amount', 'sum', 'balance', 'payable', 'grand'],
+  ['vendor', 'supplier', 'seller', 'issuer', 'merchant', 'business', 'company', 'biller'],
+  ['number', 'no', 'nr', 'ref', 'reference', 'id', 'identifier'],
+  ['issued', 'issue', 'dated', 'invoice date'],
+  ['due', 'deadline'],
+  ['organizer', 'organiser', 'host', 'owner'],
+  ['attendee', 'attendees', 'participant', 'participants', 'invitee', 'invitees', 'guest', 'guests', 'invited'],
+  ['location', 'room', 'venue', 'place', 'where'],
+  ['link', 'url', 'join', 'video', 'call'],
+  ['title', 'subject', 'summary', 'topic', 'event'],
+  ['booking', 'confirmation', 'pnr', 'record locator', 'reservation'],
+  ['airline', 'carrier', 'operated'],
+  ['flight', 'flight no'],
+];
+const SYN = new Map<string, Set<string>>();
+for (const g of SYNONYMS) {
+  const st = g.map((w) => stem(w));
+  for (const w of st) SYN.set(w, new Set([...(SYN.get(w) ?? []), ...st.filter((x) => x !== w)]));
+}
+
 function kindOf(name: string, s: Record<string, unknown>, desc: string): Kind {
   const n = words(name);
   const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
@@ -113,6 +139,8 @@ function fieldSpecs(schema: Record<string, unknown>, ajv: Ajv2020): FieldSpec[] 
     const weight = new Map<string, number>();
     const put = (ws: string[], w: number) => ws.forEach((x) => weight.set(x, Math.max(weight.get(x) ?? 0, w)));
     put(fieldWords(desc), 0.45);
+    // synonyms of the name's words: "origin" is labelled "From" in a table
+    for (const w of fieldWords(words(name), title)) for (const x of SYN.get(w) ?? []) if (!weight.has(x)) weight.set(x, 0.7);
     put(fieldWords(title), 0.9);
     put(fieldWords(words(name), ...extra), 1);
     return { name, kind: kindOf(name, s, desc), words: [...weight.keys()], weight, cues, schema: s, pattern, check: (v: unknown) => (validate ? !!validate(v) : true) };
@@ -183,7 +211,8 @@ function tablePairs(rows: Array<{ cells: string[]; index: number }>): Labelled[]
   for (let i = 0; i < rows.length; i++) {
     const { cells, index } = rows[i];
     const filled = cells.filter(Boolean);
-    if (filled.length >= 2 && isLabelCell(filled[0]) && filled.length <= 3) {
+    const isHeader = cells.length >= 2 && cells.every((c) => !c || isLabelCell(c)) && rows[i + 1]?.cells.length === cells.length && !rows[i + 1].cells.every((c) => !c || isLabelCell(c));
+    if (!isHeader && filled.length >= 2 && isLabelCell(filled[0]) && filled.length <= 3) {
       // "Total | | 1,234.00": label cell → the last filled cell (and the next one)
       out.push({ label: normLabel(filled[0].replace(/[:：]\s*$/, '')), value: filled[filled.length - 1], index, weight: 0.9 });
       if (filled.length === 3) out.push({ label: normLabel(filled[0]), value: filled[1], index, weight: 0.6 });
@@ -240,7 +269,7 @@ function wordSpots(text: string, spec: FieldSpec, idf: (w: string) => number): A
   while ((m = re.exec(text))) {
     const s = stem(m[0].toLowerCase());
     const fw = spec.weight.get(s);
-    if (fw) out.push({ at: m.index + m[0].length, w: idf(s) * fw, start: m.index });
+    if (fw && (fw >= 0.9 || s.length > 3 || fw === 0.45)) out.push({ at: m.index + m[0].length, w: idf(s) * fw, start: m.index });
   }
   return out;
 }

@@ -1,6 +1,8 @@
 import type { Nlp } from '../nlp/contract';
 import type { Taxonomy } from './config';
+import type { MessageFacts, SenderKind } from './facts';
 import type { MessageRow } from './store';
+import { cosine, idfOf, vectorize, type ConceptTable, type Vec } from './semantic';
 import { containsPhrase, latestText, tokens } from './text';
 
 export type Urgency = 'low' | 'medium' | 'high';
@@ -14,21 +16,55 @@ export interface TriageResult {
   suggested_route?: string;
 }
 
-const NEG = ['angry', 'disappointed', 'unacceptable', 'frustrated', 'frustrating', 'terrible', 'awful', 'worst', 'complaint', 'annoyed', 'furious', 'ridiculous', 'broken', 'unhappy', 'poor', 'fail', 'failed', 'failing', 'failure', 'wrong', 'error', 'errors', 'crash', 'crashes', 'down', 'outage', 'charged twice', 'still not', 'overdue', 'final notice', 'sorry to hear', 'problem', 'cannot', "can't", 'unable'];
-const POS = ['thanks so much', 'thank you so much', 'great', 'love', 'appreciate', 'appreciated', 'excellent', 'happy', 'awesome', 'congratulations', 'wonderful', 'delighted', 'glad', 'fantastic', 'perfect', 'amazing', 'pleased', 'enjoyed', 'happy birthday'];
+/** A person's earlier correction on the Mail page, used as a labelled example next time. */
+export interface LabelledExample {
+  text: string;
+  intent?: string;
+  urgency?: Urgency;
+}
 
-/** Lexicon sentiment on the latest (unquoted) text. */
+export interface TriageContext {
+  facts?: MessageFacts;
+  concepts?: ConceptTable;
+  /** Earlier messages of the same thread (oldest first), with their stored triage. */
+  earlier?: MessageRow[];
+  examples?: LabelledExample[];
+}
+
+const NEG = ['angry', 'disappointed', 'unacceptable', 'frustrated', 'frustrating', 'terrible', 'awful', 'worst', 'complaint', 'complain', 'annoyed', 'furious', 'ridiculous', 'broken', 'unhappy', 'poor', 'fail', 'failed', 'failing', 'failure', 'fault', 'faulty', 'wrong', 'error', 'errors', 'crash', 'crashes', 'down', 'outage', 'charged twice', 'still not', 'still no', 'still seeing', 'still failing', 'overdue', 'final notice', 'final reminder', 'sorry to hear', 'problem', 'problems', 'cannot', "can't", 'unable', 'suspended', 'suspend', 'worried', 'concerned', 'unfortunately', 'issue', 'issues', 'leak', 'leaking', 'no heating', 'no hot water', 'late again', 'missing', 'damaged', 'refund', 'urgent', 'critical', 'firing', 'degraded', 'penalty', 'disappointing', 'upset', 'not working', 'does not work', "doesn't work", 'lost'];
+const POS = ['thanks so much', 'thank you so much', 'thank you for', 'thanks for', 'many thanks', 'great', 'love', 'lovely', 'appreciate', 'appreciated', 'excellent', 'happy', 'awesome', 'congratulations', 'congrats', 'wonderful', 'delighted', 'glad', 'fantastic', 'perfect', 'amazing', 'pleased', 'enjoyed', 'enjoy', 'happy birthday', 'looking forward', 'well done', 'great work', 'great job', 'brilliant', 'thrilled', 'exactly what', 'welcome', 'excited', 'kind', 'beautiful', 'resolved', 'all clear', 'back to normal', 'good news', 'nice', 'save', 'off all', '% off', 'treat', 'celebrate'];
+const NEGATED = /\b(not|no|never|hardly)\s+(very\s+)?(happy|great|pleased|glad|good)\b/gi;
+
+/** Generic urgency evidence, beside the taxonomy's own cue words and definitions. */
+const HIGH_CUES = ['urgent', 'urgently', 'asap', 'as soon as possible', 'immediately', 'right away', 'emergency', 'outage', 'is down', 'are down', 'went down', 'production', 'critical', 'sev1', 'sev 1', 'p1', 'firing', 'failing', 'failed', 'failure', 'overdue', 'final notice', 'final reminder', 'suspended', 'will be suspended', 'cut off', 'disconnected', 'within 24 hours', 'within 48 hours', 'today', 'tonight', 'this morning', 'security incident', 'breach', 'no heating', 'no hot water', 'leak', 'flooding', 'blocked', 'blocking', 'degraded', 'penalty', 'legal action', 'eviction'];
+const LOW_CUES = ['newsletter', 'digest', 'unsubscribe', 'no rush', 'whenever', 'fyi', 'no action needed', 'no action required', 'nothing to do', 'no need to', 'for your records', 'receipt', 'confirmation', 'is confirmed', 'booking confirmed', 'reminder of', 'when you get a chance', 'at your convenience', 'thank you for', 'thanks for', 'next month', 'read online', 'shop now', 'offer', 'sale', '% off', 'this week in', 'weekly'];
+const RESOLVED = ['resolved', 'all clear', 'back to normal', 'recovered', 'mitigated', 'fixed', 'closed', 'postmortem', 'post-mortem', 'root cause', 'incident is over', 'has been restored', 'restored', 'working again'];
+
 export function sentimentOf(text: string): Sentiment {
-  const neg = NEG.filter((w) => containsPhrase(text, w)).length;
-  const pos = POS.filter((w) => containsPhrase(text, w)).length;
+  const t = text.replace(NEGATED, ' ');
+  const neg = NEG.filter((w) => containsPhrase(t, w)).length + (NEGATED.test(text) ? 1 : 0);
+  const pos = POS.filter((w) => containsPhrase(t, w)).length;
   if (neg > pos) return 'negative';
   if (pos > neg) return 'positive';
   return 'neutral';
 }
 
-/** Bag-of-words cosine between the message and each intent's description + examples. */
-function intentScores(tax: Taxonomy, text: string): Array<{ id: string; score: number }> {
-  const docs = tax.intents.map((i) => tokens([i.id, i.description, ...i.examples].join(' ')));
+const SENDER_WORDS: Record<SenderKind, string> = {
+  automated: 'automated notification',
+  vendor: 'business company service',
+  person: '',
+};
+
+function senderText(facts: MessageFacts | undefined): string {
+  if (!facts) return '';
+  const h = facts.headers;
+  const bulk = h['list-unsubscribe'] || /bulk|list/i.test(h['precedence'] ?? '') ? ' newsletter mailing list digest promotion announcement unsubscribe' : '';
+  return SENDER_WORDS[facts.senderKind] + bulk;
+}
+
+/** Bag-of-words cosine between the message and each intent's description + examples (the old scorer, kept as one signal). */
+function lexicalScores(tax: Taxonomy, text: string): number[] {
+  const docs = tax.intents.map((i) => tokens([i.id.replace(/[_-]+/g, ' '), i.description, ...i.examples].join(' ')));
   const df = new Map<string, number>();
   for (const d of docs) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);
   const idf = (t: string) => Math.log(1 + docs.length / (df.get(t) ?? docs.length));
@@ -40,66 +76,149 @@ function intentScores(tax: Taxonomy, text: string): Array<{ id: string; score: n
   const norm = (v: Map<string, number>) => Math.sqrt([...v.values()].reduce((s, x) => s + x * x, 0)) || 1;
   const q = vec(tokens(text));
   const qn = norm(q);
-  return tax.intents.map((intent, i) => {
-    const d = vec(docs[i]);
+  return docs.map((doc) => {
+    const d = vec(doc);
     let dot = 0;
     for (const [t, w] of q) dot += w * (d.get(t) ?? 0);
-    return { id: intent.id, score: dot / (qn * norm(d)) };
+    return dot / (qn * norm(d));
   });
 }
 
-function urgencyCues(tax: Taxonomy, text: string): { high: number; low: number } {
-  return {
-    high: tax.urgency.high.filter((w) => containsPhrase(text, w)).length,
-    low: tax.urgency.low.filter((w) => containsPhrase(text, w)).length,
-  };
-}
+const softmax = (xs: number[]) => {
+  const m = Math.max(...xs);
+  const e = xs.map((x) => Math.exp(x - m));
+  const s = e.reduce((a, b) => a + b, 0);
+  return e.map((x) => x / s);
+};
 
 /**
- * Decides intent from the taxonomy (examples + descriptions), urgency from the taxonomy's cue
- * words, the intent's prior and — when loaded — the on-device model's urgency head, and
- * sentiment from a lexicon. Deterministic for the same inputs.
+ * Triage that generalises to a taxonomy it has never seen:
+ * - intent: lexical TF-IDF + semantic similarity (stems + WordNet concepts) to each intent's
+ *   description and each example, the kind of sender (automated / vendor / person), earlier
+ *   relabels by the person (nearest neighbour), the thread's earlier intent, then the
+ *   taxonomy's `precedence` list for near-ties;
+ * - urgency: similarity to each level's prose definition and cue words (the taxonomy's and
+ *   generic ones), the intent's prior, the sender kind, the on-device urgency head, and thread
+ *   context (an incident that was high stays high until a message says it is resolved);
+ * - sentiment: a lexicon plus similarity to the taxonomy's sentiment definitions.
+ * Deterministic for the same inputs.
  */
-export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp): Promise<TriageResult> {
+export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: TriageContext = {}): Promise<TriageResult> {
   const body = latestText(msg.text);
   const text = `${msg.subject}\n${body}`.slice(0, 4000);
-  const scores = intentScores(tax, text).sort((a, b) => b.score - a.score);
-  const best = scores[0];
-  const second = scores[1]?.score ?? 0;
-  const intent = tax.intents.find((i) => i.id === best.id)!;
+  const table = ctx.concepts;
+  const sender = senderText(ctx.facts);
+  const msgVec = vectorize(`${text.slice(0, 2000)} ${sender}`, table);
 
-  const cues = urgencyCues(tax, text);
-  // Probabilities over low/medium/high from cues and the intent's prior.
-  const p = { low: 0.2, medium: 0.6, high: 0.2 };
-  if (intent.urgency === 'low') Object.assign(p, { low: 0.6, medium: 0.3, high: 0.1 });
-  if (intent.urgency === 'high') Object.assign(p, { low: 0.05, medium: 0.35, high: 0.6 });
-  if (cues.high > 0) Object.assign(p, { low: 0.02, medium: 0.18, high: 0.8 });
-  else if (cues.low > 0) Object.assign(p, { low: 0.75, medium: 0.2, high: 0.05 });
+  // ---- intent ----
+  const intentDocs: Vec[] = tax.intents.map((i) => vectorize([i.id.replace(/[_-]+/g, ' '), i.description, ...i.examples].join(' '), table));
+  const exampleVecs: Vec[][] = tax.intents.map((i) => [i.description, ...i.examples].filter(Boolean).map((e) => vectorize(e, table)));
+  const idf = idfOf(intentDocs);
+  const lex = lexicalScores(tax, `${text} ${sender}`);
+  const scores = tax.intents.map((_, k) => {
+    const sem = cosine(msgVec, intentDocs[k], idf);
+    const ex = Math.max(0, ...exampleVecs[k].map((e) => cosine(msgVec, e, idf)));
+    return 0.35 * lex[k] + 0.45 * sem + 0.2 * ex;
+  });
+  // The person's own corrections: nearest neighbours among earlier relabels.
+  const examples = (ctx.examples ?? []).map((e) => ({ ...e, vec: vectorize(e.text.slice(0, 2000), table) }));
+  const nn = examples.map((e) => ({ e, sim: cosine(msgVec, e.vec) })).sort((a, b) => b.sim - a.sim);
+  for (const { e, sim } of nn.slice(0, 3)) {
+    if (!e.intent || sim < 0.3) continue;
+    const k = tax.intents.findIndex((i) => i.id === e.intent);
+    if (k >= 0) scores[k] += 0.6 * sim;
+  }
+  // A reply keeps the thread's intent unless the text says otherwise.
+  const earlierTri = (ctx.earlier ?? []).map((m) => m.triage as { intent?: string; urgency?: Urgency } | null).filter((t): t is { intent?: string; urgency?: Urgency } => !!t);
+  const lastTri = earlierTri[earlierTri.length - 1];
+  if (lastTri?.intent) {
+    const k = tax.intents.findIndex((i) => i.id === lastTri.intent);
+    if (k >= 0) scores[k] += 0.06;
+  }
+  const order = scores.map((s, k) => ({ s, k })).sort((a, b) => b.s - a.s);
+  let best = order[0];
+  // Near-ties go to the intent listed first in `precedence`.
+  if (tax.precedence.length && order.length > 1) {
+    const rank = (k: number) => {
+      const r = tax.precedence.indexOf(tax.intents[k].id);
+      return r < 0 ? Infinity : r;
+    };
+    const close = order.filter((o) => o.s >= best.s * 0.92 && o.s > 0);
+    best = close.sort((a, b) => rank(a.k) - rank(b.k) || b.s - a.s)[0] ?? best;
+  }
+  const intent = tax.intents[best.k];
+  const second = order.find((o) => o.k !== best.k)?.s ?? 0;
+  const hasIntent = best.s > 0.02;
+
+  // ---- urgency ----
+  const levels: Urgency[] = ['low', 'medium', 'high'];
+  const logit: Record<Urgency, number> = { low: 0, medium: 0.35, high: 0 };
+  const prose = tax.urgency.prose;
+  const levelDocs = levels.map((l) => vectorize([prose[l] ?? '', ...(tax.urgency[l] ?? [])].join(' '), table));
+  if (levelDocs.some((d) => d.size)) {
+    const lidf = idfOf(levelDocs.filter((d) => d.size));
+    const sims = levelDocs.map((d) => (d.size ? cosine(msgVec, d, lidf) : 0));
+    const mean = sims.reduce((a, b) => a + b, 0) / sims.length;
+    levels.forEach((l, i) => (logit[l] += 4 * (sims[i] - mean)));
+  }
+  const hits = (list: string[]) => list.filter((w) => containsPhrase(text, w)).length;
+  const ownHigh = hits(tax.urgency.high);
+  const ownLow = hits(tax.urgency.low);
+  const ownMed = hits(tax.urgency.medium);
+  const genHigh = hits(HIGH_CUES);
+  const genLow = hits(LOW_CUES);
+  logit.high += 1.2 * Math.min(2, ownHigh) + 0.45 * Math.min(3, genHigh);
+  logit.low += 1.0 * Math.min(2, ownLow) + 0.35 * Math.min(3, genLow);
+  logit.medium += 0.8 * Math.min(2, ownMed);
+  if (hasIntent && intent.urgency) logit[intent.urgency] += 0.7;
+  const kind = ctx.facts?.senderKind;
+  if (kind === 'automated' && genHigh + ownHigh === 0) logit.low += 0.6;
+  if (ctx.facts?.headers['list-unsubscribe']) logit.low += 0.4;
+  // Thread context: an open incident stays high until someone says it is resolved.
+  const resolved = RESOLVED.some((w) => containsPhrase(body || msg.subject, w));
+  if (earlierTri.some((t) => t.urgency === 'high')) {
+    if (resolved) {
+      logit.high -= 1.2;
+      logit.medium += 0.5;
+    } else logit.high += 1.2;
+  } else if (resolved) logit.high -= 0.5;
   if (nlp) {
     try {
       const r = await nlp.intent(text.slice(0, 1000));
       if (r.urgency) {
         const u = r.urgency.probs;
-        // The model's head is low/normal/high and was trained on chat, not mail: explicit cue
-        // words in the user's taxonomy outweigh it; without cues it gets an equal say.
-        const w = cues.high > 0 || cues.low > 0 ? 0.25 : 0.5;
-        p.low = (1 - w) * p.low + w * u.low;
-        p.medium = (1 - w) * p.medium + w * u.normal;
-        p.high = (1 - w) * p.high + w * u.high;
+        logit.low += 0.6 * u.low;
+        logit.medium += 0.6 * u.normal;
+        logit.high += 0.6 * u.high;
       }
     } catch {
       // A model failure must not fail triage; the taxonomy evidence still decides.
     }
   }
-  const urgency = (Object.entries(p).sort((a, b) => b[1] - a[1])[0][0]) as Urgency;
+  const up = softmax(levels.map((l) => logit[l]));
+  const urgency = levels[up.indexOf(Math.max(...up))];
 
-  const margin = best.score <= 0 ? 0 : (best.score - second) / best.score;
-  const confidence = Math.round(Math.min(0.99, Math.max(0.05, best.score <= 0 ? 0.1 : 0.35 + 0.4 * Math.min(1, best.score * 2) + 0.25 * margin)) * 100) / 100;
+  // ---- sentiment ----
+  let sentiment = sentimentOf(body || msg.subject);
+  const sp = tax.sentiment.prose;
+  const sDocs = (['negative', 'neutral', 'positive'] as const).map((l) => vectorize([sp[l] ?? '', ...(tax.sentiment.cues[l] ?? [])].join(' '), table));
+  const sCue = (['negative', 'neutral', 'positive'] as const).map((l) => hits(tax.sentiment.cues[l] ?? []));
+  if (sCue[0] > sCue[2] && sCue[0] > 0) sentiment = 'negative';
+  else if (sCue[2] > sCue[0] && sCue[2] > 0) sentiment = 'positive';
+  else if (sentiment === 'neutral' && sDocs[0].size && sDocs[2].size) {
+    const sidf = idfOf(sDocs.filter((d) => d.size));
+    const ss = sDocs.map((d) => cosine(vectorize(body || msg.subject, table), d, sidf));
+    if (ss[0] > ss[2] + 0.05 && ss[0] > ss[1] && ss[0] > 0.1) sentiment = 'negative';
+    else if (ss[2] > ss[0] + 0.05 && ss[2] > ss[1] && ss[2] > 0.1) sentiment = 'positive';
+  }
+
+  const margin = best.s <= 0 ? 0 : (best.s - second) / best.s;
+  const confidence = Math.round(Math.min(0.99, Math.max(0.05, !hasIntent ? 0.1 : 0.35 + 0.4 * Math.min(1, best.s * 2) + 0.25 * margin)) * 100) / 100;
   return {
-    intent: best.score > 0 ? intent.id : 'other',
+    intent: hasIntent ? intent.id : 'other',
     urgency,
-    sentiment: sentimentOf(body || msg.subject),
+    sentiment,
     confidence,
-    ...(best.score > 0 && intent.route ? { suggested_route: intent.route } : {}),
+    ...(hasIntent && intent.route ? { suggested_route: intent.route } : {}),
   };
 }
