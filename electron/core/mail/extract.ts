@@ -245,10 +245,12 @@ function alignedRows(text: string): Array<{ cells: string[]; index: number }> {
   return out;
 }
 
+const LABEL_STOP = new Set(['the', 'a', 'an', 'of', 'your', 'our', 'my', 'and', 'in', 'on', 'at', 'for', 'is', 'incl', 'including', 'e', 'g']);
+
 /** Matches a field's words in a label: weighted share of the label's words that name the field. */
 function labelScore(label: string, spec: FieldSpec, idf: (w: string) => number): number {
   if (spec.cues.includes(label)) return 1;
-  const lw = fieldWords(label);
+  const lw = [...new Set((label.match(/[a-z]+/g) ?? []).filter((w) => !LABEL_STOP.has(w)).map(stem))];
   if (!lw.length) return 0;
   let hit = 0;
   let tot = 0;
