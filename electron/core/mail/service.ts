@@ -393,6 +393,18 @@ export class MailService {
     const policy = this.files.policy(a.policy_id);
     if (!a.goal.trim()) throw invalidArgument('goal must say what the reply should achieve (e.g. "confirm the meeting on Tuesday").');
     const messages = this.store.threadMessages(t.id);
+    const target = replyTarget(messages);
+    if (policy.refuseAutomated && target && target.direction === 'inbound') {
+      const facts = await messageFacts(target, this.store.messageRaw(target.id));
+      if (facts.senderKind === 'automated') {
+        throw new MailroomError(
+          'automated_sender',
+          `Policy '${policy.id}' says never to reply to automated senders, and ${target.from?.email ?? 'this sender'} is automated (${facts.automatedBy ?? 'automated'}). No draft was made.`,
+          { thread_id: t.id, message_id: target.id, sender: target.from?.email ?? null, reason: facts.automatedBy ?? null },
+          409,
+        );
+      }
+    }
     const out = await generateDraft({ thread: t, messages, inbox: ib, policy, goal: a.goal, sample, llm: this.ctx.config.file.llm, signal });
     const flags = policyRiskFlags(out.body, policy, { inboxAddress: ib.address, recipients: out.recipients });
     const id = 'd_' + crypto.randomBytes(10).toString('hex');
