@@ -62,7 +62,13 @@ export function findDateTimes(text: string, ref: Date, defaultZone?: string): Ar
   const used: Array<[number, number]> = [];
   while ((m = isoRe.exec(text))) {
     const local = `${m[1]}T${m[2]}:${m[3] ?? '00'}`;
-    const zone = m[4]?.trim();
+    let zone = m[4]?.trim();
+    if (!zone) {
+      // "2027-02-09 15:00 – 16:00 (Europe/Oslo)": the zone after a range applies to both ends
+      const tail = text.slice(m.index + m[0].length, m.index + m[0].length + 60);
+      const r = new RegExp(String.raw`^\s*(?:[-–—]|to|until)\s*(?:\d{4}-\d{2}-\d{2}[T ])?\d{1,2}:\d{2}(?::\d{2})?\s*(${ZONE_RE})`).exec(tail);
+      if (r && offsetFor(r[1].trim().replace(/^\(|\)$/g, '').trim(), `${m[1]}T${m[2]}:00`) !== undefined) zone = r[1].trim().replace(/^\(|\)$/g, '').trim();
+    }
     const v = zone ? withZone(local, zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')) : defaultZone ? withZone(local, defaultZone) : undefined;
     if (v) {
       out.push({ value: v, index: m.index, text: m[0], zoned: !!zone });
@@ -86,10 +92,14 @@ export function findDateTimes(text: string, ref: Date, defaultZone?: string): Ar
     const after = text.slice(t.index + t.text.length, t.index + t.text.length + 40);
     const zm = new RegExp(String.raw`^\s*(?:hrs?\b|h\b|o'clock)?\s*(?:local time\s*)?(${ZONE_RE})`).exec(after);
     let zone = zm?.[1]?.trim().replace(/^\(|\)$/g, '').trim();
+    if (!zone) {
+      const r = new RegExp(String.raw`^\s*(?:[-–—]|to|until)\s*\d{1,2}(?::\d{2})?\s*(?:am|pm)?\s*(${ZONE_RE})`, 'i').exec(after);
+      if (r) zone = r[1].trim().replace(/^\(|\)$/g, '').trim();
+    }
     if (zone && offsetFor(zone, `${best.value}T${t.value}:00`) === undefined) zone = undefined;
     const local = `${best.value}T${t.value}`;
     const v = zone ? withZone(local, zone) : defaultZone ? withZone(local, defaultZone) : undefined;
-    if (v) out.push({ value: v, index: Math.min(best.index, t.index), text: text.slice(Math.min(best.index, t.index), Math.max(best.index + best.text.length, t.index + t.text.length + (zm && zone ? zm[0].length : 0))), zoned: !!zone });
+    if (v) out.push({ value: v, index: t.index, text: text.slice(Math.min(best.index, t.index), Math.max(best.index + best.text.length, t.index + t.text.length + (zm && zone ? zm[0].length : 0))), zoned: !!zone });
   }
   return out.sort((a, b) => a.index - b.index);
 }

@@ -4,7 +4,7 @@ import type { Nlp, EntitySpan } from '../nlp/contract';
 import type { MessageRow } from './store';
 import type { MessageFacts } from './facts';
 import { findAddresses, findAmounts, findDates, findEmails, findPhones, findTimes, type Found } from './parsers';
-import { findDateTimes, withZone, offsetString } from './datetime';
+import { findDateTimes, withZone, offsetString, ZONE_ABBR } from './datetime';
 import { latestText, stem } from './text';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
@@ -52,10 +52,10 @@ function fieldWords(...texts: string[]): string[] {
 
 /** Words that label the same thing in mail (tables, "Label: value" lines), in both directions. */
 const SYNONYMS: string[][] = [
-  ['from', 'origin', 'departure', 'depart', 'departs', 'departing', 'leaving', 'outbound'],
-  ['to', 'destination', 'arrival', 'arrive', 'arrives', 'arriving'],
+  ['from', 'origin', 'departure', 'depart', 'departs', 'departing', 'leave', 'leaves', 'leaving', 'outbound', 'takes off'],
+  ['to', 'destination', 'arrival', 'arrive', 'arrives', 'arriving', 'land', 'lands', 'landing', 'inbound'],
   ['start', 'starts', 'begin', 'begins', 'when'],
-  ['end', 'ends', 'until', 'finish', 'finishes'],
+  ['end', 'ends', 'until', 'finish', 'finishes', 'when'],
   ['total', 'amount', 'sum', 'balance', 'payable', 'grand'],
   ['vendor', 'supplier', 'seller', 'issuer', 'merchant', 'business', 'company', 'biller'],
   ['number', 'no', 'nr', 'ref', 'reference', 'id', 'identifier'],
@@ -311,11 +311,8 @@ function coerceAll(spec: FieldSpec, raw: string, ref: Date, zone: string | undef
       if (iso) return [iso[0]];
       return findDates(raw, ref).slice(0, 1).map((d) => d.value);
     }
-    case 'datetime': {
-      const dt = findDateTimes(raw, ref, zone);
-      if (dt.length) return [dt[0].value];
-      return [];
-    }
+    case 'datetime':
+      return findDateTimes(raw, ref, zone).map((d) => d.value);
     case 'time':
       return findTimes(raw).slice(0, 1).map((t) => (spec.schema.format === 'time' ? `${t.value}:00` : t.value));
     case 'amount':
@@ -459,6 +456,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
 
   const data: Record<string, unknown> = {};
   const conf: Record<string, number> = {};
+  const hasUriField = specs.some((x) => x.kind === 'uri');
   const taken = new Map<string, Set<string>>(); // kind/pattern → values used by earlier sibling fields
   let chosenAmount: { currency: string } | undefined;
 
@@ -467,6 +465,9 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
     const sibKey = spec.kind === 'pattern' ? `p:${String(spec.schema.pattern)}` : spec.kind;
     const used = taken.get(sibKey) ?? new Set<string>();
     const add = (value: unknown, score: number, index: number) => {
+      if (typeof value === 'string' && hasUriField && (spec.kind === 'string' || spec.kind === 'org') && /https?:\/\//.test(value)) {
+        value = value.replace(/\s*[,;(]?\s*<?https?:\/\/[^\s>)]+>?\)?/g, '').replace(/[\s,;:–-]+$/, '').trim();
+      }
       if (value === undefined || value === '' || (Array.isArray(value) && !value.length)) return;
       if (!spec.check(value)) return;
       // a name is not an identifier: "INV-2041" is no vendor, "4711" no person
@@ -573,7 +574,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
           const c = closeness(f.index, spots, 60);
           let s = 0.2 + 0.5 * c;
           const up = f.value.toUpperCase();
-          if (!currencyish && (CURRENCY_CODES.has(up) || COMMON_CAPS.has(up) || f.value.toUpperCase() in { CEST: 1, CET: 1, UTC: 1, GMT: 1, BST: 1, EST: 1, EDT: 1, PST: 1, PDT: 1 })) s -= 0.3;
+          if (!currencyish && (CURRENCY_CODES.has(up) || COMMON_CAPS.has(up) || up in ZONE_ABBR)) s -= 0.3;
           // inside a parenthesis right after a place name: "Lisbon (LIS)" — the way codes are written
           if (text[f.index - 1] === '(') s += 0.1;
           add(f.value, s, f.index);
