@@ -31,23 +31,33 @@ export interface TriageContext {
   examples?: LabelledExample[];
 }
 
-const NEG = ['angry', 'disappointed', 'unacceptable', 'frustrated', 'frustrating', 'terrible', 'awful', 'worst', 'complaint', 'complain', 'annoyed', 'furious', 'ridiculous', 'broken', 'unhappy', 'poor', 'fail', 'failed', 'failing', 'failure', 'fault', 'faulty', 'wrong', 'error', 'errors', 'crash', 'crashes', 'down', 'outage', 'charged twice', 'still not', 'still no', 'still seeing', 'still failing', 'overdue', 'final notice', 'final reminder', 'sorry to hear', 'problem', 'problems', 'cannot', "can't", 'unable', 'suspended', 'suspend', 'worried', 'concerned', 'unfortunately', 'issue', 'issues', 'leak', 'leaking', 'no heating', 'no hot water', 'late again', 'missing', 'damaged', 'refund', 'urgent', 'critical', 'firing', 'degraded', 'penalty', 'disappointing', 'upset', 'not working', 'does not work', "doesn't work", 'lost'];
-const POS = ['thanks so much', 'thank you so much', 'thank you for', 'thanks for', 'many thanks', 'great', 'love', 'lovely', 'appreciate', 'appreciated', 'excellent', 'happy', 'awesome', 'congratulations', 'congrats', 'wonderful', 'delighted', 'glad', 'fantastic', 'perfect', 'amazing', 'pleased', 'enjoyed', 'enjoy', 'happy birthday', 'looking forward', 'well done', 'great work', 'great job', 'brilliant', 'thrilled', 'exactly what', 'welcome', 'excited', 'kind', 'beautiful', 'resolved', 'all clear', 'back to normal', 'good news', 'nice', 'save', 'off all', '% off', 'treat', 'celebrate'];
+/** Words that alone show a writer's feeling, and weaker ones that count half (two are needed). */
+const NEG_STRONG = ['angry', 'disappointed', 'disappointing', 'unacceptable', 'frustrated', 'frustrating', 'terrible', 'awful', 'worst', 'complaint', 'complain', 'annoyed', 'furious', 'ridiculous', 'unhappy', 'upset', 'worried', 'concerned', 'still not', 'still no', 'yet again', 'once again', 'third time', 'sorry to hear', 'fed up', 'not happy', 'not acceptable', 'final notice', 'final reminder', 'legal action', 'no heating', 'no hot water', 'outage', 'is down', 'are down', 'firing'];
+const NEG_WEAK = ['broken', 'poor', 'fail', 'failed', 'failing', 'failure', 'fault', 'faulty', 'wrong', 'error', 'errors', 'crash', 'crashes', 'down', 'charged twice', 'overdue', 'problem', 'problems', 'cannot', "can't", 'unable', 'suspended', 'suspend', 'unfortunately', 'issue', 'issues', 'leak', 'leaking', 'missing', 'damaged', 'degraded', 'penalty', 'not working', "doesn't work", 'does not work', 'lost', 'late', 'delay', 'delayed', 'cancelled', 'canceled', 'urgent'];
+const POS_STRONG = ['thanks so much', 'thank you so much', 'thank you very much', 'many thanks', 'congratulations', 'congrats', 'wonderful', 'delighted', 'fantastic', 'amazing', 'love', 'loved', 'brilliant', 'thrilled', 'well done', 'great work', 'great job', 'exactly what', 'happy birthday', 'so grateful', 'really appreciate', 'much appreciated', 'lovely', 'excellent', 'can\'t wait', 'looking forward'];
+const POS_WEAK = ['thank you for', 'thanks for', 'great', 'appreciate', 'appreciated', 'happy', 'awesome', 'glad', 'perfect', 'pleased', 'enjoyed', 'enjoy', 'welcome', 'excited', 'beautiful', 'resolved', 'all clear', 'back to normal', 'good news', 'nice', 'celebrate', 'kind'];
 const NEGATED = /\b(not|no|never|hardly)\s+(very\s+)?(happy|great|pleased|glad|good)\b/gi;
+
+/** Lexicon sentiment on the latest (unquoted) text; conservative: most mail is neutral. */
+export function sentimentScore(text: string, automated = false): { neg: number; pos: number } {
+  const t = text.replace(NEGATED, ' ');
+  const weak = automated ? 0.25 : 0.5;
+  const neg = NEG_STRONG.filter((w) => containsPhrase(t, w)).length + weak * NEG_WEAK.filter((w) => containsPhrase(t, w)).length + (NEGATED.test(text) ? 1 : 0);
+  const pos = POS_STRONG.filter((w) => containsPhrase(t, w)).length + weak * POS_WEAK.filter((w) => containsPhrase(t, w)).length;
+  return { neg, pos };
+}
+
+export function sentimentOf(text: string, automated = false): Sentiment {
+  const { neg, pos } = sentimentScore(text, automated);
+  if (neg >= 1 && neg - pos >= 0.75) return 'negative';
+  if (pos >= 1 && pos - neg >= 0.75) return 'positive';
+  return 'neutral';
+}
 
 /** Generic urgency evidence, beside the taxonomy's own cue words and definitions. */
 const HIGH_CUES = ['urgent', 'urgently', 'asap', 'as soon as possible', 'immediately', 'right away', 'emergency', 'outage', 'is down', 'are down', 'went down', 'production', 'critical', 'sev1', 'sev 1', 'p1', 'firing', 'failing', 'failed', 'failure', 'overdue', 'final notice', 'final reminder', 'suspended', 'will be suspended', 'cut off', 'disconnected', 'within 24 hours', 'within 48 hours', 'today', 'tonight', 'this morning', 'security incident', 'breach', 'no heating', 'no hot water', 'leak', 'flooding', 'blocked', 'blocking', 'degraded', 'penalty', 'legal action', 'eviction'];
 const LOW_CUES = ['newsletter', 'digest', 'unsubscribe', 'no rush', 'whenever', 'fyi', 'no action needed', 'no action required', 'nothing to do', 'no need to', 'for your records', 'receipt', 'confirmation', 'is confirmed', 'booking confirmed', 'reminder of', 'when you get a chance', 'at your convenience', 'thank you for', 'thanks for', 'next month', 'read online', 'shop now', 'offer', 'sale', '% off', 'this week in', 'weekly'];
 const RESOLVED = ['resolved', 'all clear', 'back to normal', 'recovered', 'mitigated', 'fixed', 'closed', 'postmortem', 'post-mortem', 'root cause', 'incident is over', 'has been restored', 'restored', 'working again'];
-
-export function sentimentOf(text: string): Sentiment {
-  const t = text.replace(NEGATED, ' ');
-  const neg = NEG.filter((w) => containsPhrase(t, w)).length + (NEGATED.test(text) ? 1 : 0);
-  const pos = POS.filter((w) => containsPhrase(t, w)).length;
-  if (neg > pos) return 'negative';
-  if (pos > neg) return 'positive';
-  return 'neutral';
-}
 
 const SENDER_WORDS: Record<SenderKind, string> = {
   automated: 'automated notification',
@@ -199,7 +209,10 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
   const urgency = levels[up.indexOf(Math.max(...up))];
 
   // ---- sentiment ----
-  let sentiment = sentimentOf(body || msg.subject);
+  // Sign-offs ("Thanks, Amara") say nothing about feeling: drop the last two lines of a longer text.
+  const bodyLines = (body || msg.subject).split('\n');
+  const feelText = `${msg.subject}\n${(bodyLines.length > 4 ? bodyLines.slice(0, -2) : bodyLines).join('\n')}`;
+  let sentiment = sentimentOf(feelText, kind === 'automated');
   const sp = tax.sentiment.prose;
   const sDocs = (['negative', 'neutral', 'positive'] as const).map((l) => vectorize([sp[l] ?? '', ...(tax.sentiment.cues[l] ?? [])].join(' '), table));
   const sCue = (['negative', 'neutral', 'positive'] as const).map((l) => hits(tax.sentiment.cues[l] ?? []));
