@@ -175,6 +175,14 @@ export function mailRoutes(mail: MailService): RouteDef[] {
       path: '/api/mail/config',
       handler: () => ({ taxonomies: mail.files.taxonomyIds(), schemas: mail.files.schemaIds(), policies: mail.files.policyIds() }),
     },
+    {
+      method: 'GET',
+      path: '/api/mail/taxonomies/:id',
+      handler: (req) => {
+        const t = mail.files.taxonomy(req.params.id);
+        return { id: t.id, name: t.name, intents: t.intents.map((i) => ({ id: i.id, description: i.description })), precedence: t.precedence };
+      },
+    },
     { method: 'POST', path: '/api/mail/config/install-defaults', handler: () => ({ written: mail.files.installDefaults() }) },
     {
       method: 'POST',
