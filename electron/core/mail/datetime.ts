@@ -8,6 +8,26 @@ export const ZONE_ABBR: Record<string, number> = {
   JST: 540, KST: 540, HKT: 480, SGT: 480, AWST: 480, ACST: 570, AEST: 600, AEDT: 660, NZST: 720, NZDT: 780, GST: 240, TRT: 180, SAST: 120,
 };
 
+/** Zone names people and mail clients write out, and Windows zone ids (Outlook TZIDs) → IANA. */
+export const ZONE_NAMES: Record<string, string> = {
+  'central european summer time': '+02:00', 'central european standard time': 'Europe/Berlin', 'central european time': 'Europe/Berlin', 'british summer time': '+01:00',
+  'western european summer time': '+01:00', 'western european time': 'Europe/Lisbon', 'eastern european summer time': '+03:00', 'eastern european time': 'Europe/Athens',
+  'greenwich mean time': '+00:00', 'coordinated universal time': '+00:00', 'irish standard time': '+01:00',
+  'eastern time': 'America/New_York', 'eastern standard time': 'America/New_York', 'eastern daylight time': '-04:00',
+  'central time': 'America/Chicago', 'central standard time': 'America/Chicago', 'central daylight time': '-05:00',
+  'mountain time': 'America/Denver', 'mountain standard time': 'America/Denver', 'mountain daylight time': '-06:00',
+  'pacific time': 'America/Los_Angeles', 'pacific standard time': 'America/Los_Angeles', 'pacific daylight time': '-07:00',
+  'w. europe standard time': 'Europe/Berlin', 'central europe standard time': 'Europe/Budapest', 'romance standard time': 'Europe/Paris', 'gmt standard time': 'Europe/London',
+  'e. europe standard time': 'Europe/Chisinau', 'fle standard time': 'Europe/Kiev', 'gtb standard time': 'Europe/Bucharest', 'greenwich standard time': 'Atlantic/Reykjavik',
+  'tokyo standard time': 'Asia/Tokyo', 'india standard time': 'Asia/Kolkata', 'china standard time': 'Asia/Shanghai', 'singapore standard time': 'Asia/Singapore',
+  'aus eastern standard time': 'Australia/Sydney', 'new zealand standard time': 'Pacific/Auckland', 'utc': '+00:00', 'us eastern standard time': 'America/Indianapolis',
+};
+const ZONE_NAME_ALT = Object.keys(ZONE_NAMES)
+  .filter((k) => k.includes(' '))
+  .sort((a, b) => b.length - a.length)
+  .map((k) => k.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`).replace(/[.]/g, '\\.').replace(/ /g, '\\s+'))
+  .join('|');
+
 const pad = (n: number) => String(Math.abs(n)).padStart(2, '0');
 export const offsetString = (min: number) => (min === 0 ? 'Z' : `${min < 0 ? '-' : '+'}${pad(Math.trunc(Math.abs(min) / 60))}:${pad(Math.abs(min) % 60)}`);
 
@@ -26,7 +46,9 @@ export function zoneOffsetAt(tz: string, utcMs: number): number | undefined {
 
 /** The offset a local wall time has in a zone (IANA name, abbreviation or "+02:00"). */
 export function offsetFor(zone: string, localIso: string): number | undefined {
-  const z = zone.trim().replace(/^\(|\)$/g, '');
+  let z = zone.trim().replace(/^\(|\)$/g, '').trim();
+  const named = ZONE_NAMES[z.toLowerCase().replace(/\s+/g, ' ')];
+  if (named) z = named;
   const num = /^(?:UTC|GMT)?\s*([+-])(\d{1,2}):?(\d{2})?$/i.exec(z);
   if (num) return (num[1] === '-' ? -1 : 1) * (Number(num[2]) * 60 + Number(num[3] ?? 0));
   const abbr = ZONE_ABBR[z.toUpperCase()];
@@ -48,7 +70,7 @@ export function withZone(localIso: string, zone: string): string | undefined {
   return base + offsetString(off);
 }
 
-const ZONE_RE = String.raw`(?:\(?\s*(?:(?:UTC|GMT)\s*[+-]\d{1,2}(?::?\d{2})?|[+-]\d{2}:?\d{2}|[A-Z]{2,5}|[A-Z][a-z]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?)\s*\)?)`;
+const ZONE_RE = String.raw`(?:\(?\s*(?:${ZONE_NAME_ALT}|(?:UTC|GMT)\s*[+-]\d{1,2}(?::?\d{2})?|[+-]\d{2}:?\d{2}|[A-Z]{2,5}|[A-Z][a-z]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?)\s*\)?)`;
 
 /**
  * Date-times in text: a date and a clock time close together (either order), with the zone that

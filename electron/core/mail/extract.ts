@@ -466,7 +466,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
     const used = taken.get(sibKey) ?? new Set<string>();
     const add = (value: unknown, score: number, index: number) => {
       if (typeof value === 'string' && hasUriField && (spec.kind === 'string' || spec.kind === 'org') && /https?:\/\//.test(value)) {
-        value = value.replace(/\s*[,;(]?\s*<?https?:\/\/[^\s>)]+>?\)?/g, '').replace(/[\s,;:–-]+$/, '').trim();
+        value = value.replace(/\s*[,;(]?\s*<?https?:\/\/[^\s>)]+>?\)?/g, '').replace(/[\s,;:–-]+$/, '').replace(/\s+(and|or|plus|&|via|on)$/i, '').trim();
       }
       if (value === undefined || value === '' || (Array.isArray(value) && !value.length)) return;
       if (!spec.check(value)) return;

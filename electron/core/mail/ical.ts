@@ -47,7 +47,7 @@ function props(text: string): Prop[] {
 const unescape = (v: string) => v.replace(/\\n/gi, '\n').replace(/\\([,;\\])/g, '$1').trim();
 
 /** DTSTART value → ISO 8601 with offset: "…Z" is UTC, TZID resolves through Intl, a bare date stays a date. */
-export function icsDate(p: Prop): string | undefined {
+export function icsDate(p: Prop, zones: Map<string, { standard?: number; daylight?: number }> = new Map()): string | undefined {
   const m = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})?(Z)?)?$/.exec(p.value.trim());
   if (!m) return undefined;
   const date = `${m[1]}-${m[2]}-${m[3]}`;
@@ -55,7 +55,15 @@ export function icsDate(p: Prop): string | undefined {
   const local = `${date}T${m[4]}:${m[5]}:${m[6] ?? '00'}`;
   if (m[7]) return local + offsetString(0);
   const tz = p.params.TZID;
-  if (tz) return withZone(local, tz.replace(/^\/+/, ''));
+  if (tz) {
+    const known = withZone(local, tz.replace(/^\/+/, ''));
+    if (known) return known;
+    // A custom TZID: the calendar's own VTIMEZONE offsets (daylight between April and October, north).
+    const z = zones.get(tz);
+    const month = Number(m[2]);
+    const off = z ? (month >= 4 && month <= 10 ? (z.daylight ?? z.standard) : (z.standard ?? z.daylight)) : undefined;
+    if (off !== undefined) return local + offsetString(off);
+  }
   return undefined; // floating time: no zone, so no instant
 }
 
@@ -66,7 +74,20 @@ export function parseIcs(text: string): CalEvent[] {
   const events: CalEvent[] = [];
   let cur: CalEvent | undefined;
   let method: string | undefined;
-  for (const p of props(text)) {
+  const zones = new Map<string, { standard?: number; daylight?: number }>();
+  let tzid: string | undefined;
+  let part: 'standard' | 'daylight' | undefined;
+  const all = props(text);
+  for (const p of all) {
+    if (p.name === 'TZID' && !p.params.VALUE) tzid = p.value.trim();
+    if (p.name === 'BEGIN' && /^(STANDARD|DAYLIGHT)$/i.test(p.value)) part = p.value.toLowerCase() as 'standard' | 'daylight';
+    if (p.name === 'TZOFFSETTO' && tzid && part) {
+      const o = /^([+-])(\d{2})(\d{2})/.exec(p.value.trim());
+      if (o) zones.set(tzid, { ...zones.get(tzid), [part]: (o[1] === '-' ? -1 : 1) * (Number(o[2]) * 60 + Number(o[3])) });
+    }
+    if (p.name === 'END' && /^VTIMEZONE$/i.test(p.value)) tzid = undefined;
+  }
+  for (const p of all) {
     if (p.name === 'METHOD') method = p.value.trim();
     if (p.name === 'BEGIN' && p.value.toUpperCase() === 'VEVENT') cur = { attendees: [], method };
     else if (p.name === 'END' && p.value.toUpperCase() === 'VEVENT') {
@@ -90,10 +111,10 @@ export function parseIcs(text: string): CalEvent[] {
           cur.uid = p.value.trim();
           break;
         case 'DTSTART':
-          cur.start = icsDate(p);
+          cur.start = icsDate(p, zones);
           break;
         case 'DTEND':
-          cur.end = icsDate(p);
+          cur.end = icsDate(p, zones);
           break;
         case 'ORGANIZER':
           cur.organizer = { email: mailto(p.value), ...(p.params.CN ? { name: p.params.CN } : {}) };

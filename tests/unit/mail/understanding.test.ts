@@ -107,6 +107,9 @@ describe('parsers', () => {
     expect(ev[0]).toMatchObject({ summary: 'Long title', start: '2027-01-15T09:00:00Z', end: '2027-07-15T09:00:00+01:00', organizer: { email: 'o@x.example' } });
     expect(ev[0].attendees).toEqual([{ email: 'a@x.example', name: 'A, B' }]);
     expect(ev[1].start).toBe('2027-01-01T12:00:00Z');
+    // Outlook's Windows zone ids, and a custom TZID resolved from the calendar's own VTIMEZONE
+    const ol = parseIcs('BEGIN:VCALENDAR\nBEGIN:VTIMEZONE\nTZID:Custom Zone\nBEGIN:STANDARD\nTZOFFSETTO:+0100\nEND:STANDARD\nBEGIN:DAYLIGHT\nTZOFFSETTO:+0200\nEND:DAYLIGHT\nEND:VTIMEZONE\nBEGIN:VEVENT\nDTSTART;TZID=Custom Zone:20260917T140000\nDTEND;TZID=W. Europe Standard Time:20261217T150000\nEND:VEVENT\nEND:VCALENDAR');
+    expect(ol[0]).toMatchObject({ start: '2026-09-17T14:00:00+02:00', end: '2026-12-17T15:00:00+01:00' });
   });
 
   it('date-times with abbreviations, numeric offsets and IANA names; none without a zone unless a default is given', () => {
@@ -115,6 +118,8 @@ describe('parsers', () => {
     expect(findDateTimes('2026-09-25 18:05 +02:00', ref).map((d) => d.value)).toEqual(['2026-09-25T18:05:00+02:00']);
     expect(findDateTimes('on 4 July 2027 at 9:30am America/New_York', ref).map((d) => d.value)).toEqual(['2027-07-04T09:30:00-04:00']);
     expect(findDateTimes('on 4 July 2027 at 9:30', ref)).toEqual([]);
+    expect(findDateTimes('Thursday 17 September 2026, 14:00 – 15:30 Central European Summer Time', ref).map((d) => d.value)).toEqual(['2026-09-17T14:00:00+02:00', '2026-09-17T15:30:00+02:00']);
+    expect(findDateTimes('Sep 30, 2026 9:00 AM - 10:00 AM Eastern Time', ref).map((d) => d.value)).toEqual(['2026-09-30T09:00:00-04:00', '2026-09-30T10:00:00-04:00']);
     expect(findDateTimes('on 4 July 2027 at 9:30', ref, '+02:00').map((d) => d.value)).toEqual(['2027-07-04T09:30:00+02:00']);
   });
 });
