@@ -362,6 +362,18 @@ function coerceAll(spec: FieldSpec, raw: string, ref: Date, zone: string | undef
   }
 }
 
+/** A name of a person or business: letters, few digits, and not a date, amount, address or link. */
+function looksLikeName(v: unknown, ref: Date): boolean {
+  if (typeof v !== 'string' || !/\p{L}{2}/u.test(v) || v.length > 80) return false;
+  const digits = (v.match(/\d/g) ?? []).length;
+  if (digits > v.length / 4 || /^[A-Z]{1,3}[\s-]?\d/.test(v)) return false;
+  if (/@|https?:\/\//.test(v)) return false;
+  const d = findDates(v, ref)[0];
+  if (d && d.text.length >= v.length * 0.6) return false;
+  if (findAmounts(v).length) return false;
+  return true;
+}
+
 /** Tokens (and 2–3-token runs) of the text that match the field's own pattern. */
 function patternTokens(text: string, re: RegExp): Array<Found<string>> {
   const out: Array<Found<string>> = [];
@@ -471,7 +483,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
       if (value === undefined || value === '' || (Array.isArray(value) && !value.length)) return;
       if (!spec.check(value)) return;
       // a name is not an identifier: "INV-2041" is no vendor, "4711" no person
-      if ((spec.kind === 'org' || spec.kind === 'person') && (typeof value !== 'string' || !/\p{L}{2}/u.test(value) || /^[A-Z0-9/_-]*\d[A-Z0-9/_-]*$/.test(value))) return;
+      if ((spec.kind === 'org' || spec.kind === 'person') && !looksLikeName(value, ref)) return;
       cands.push({ value, score, index });
     };
 
@@ -588,6 +600,10 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
       }
       case 'org': {
         for (const o of spans.filter((x) => x.type === 'ORG')) add(o.text, 0.3 + 0.3 * closeness(o.start, spots), o.start);
+        // A business's own display name ("Willow & Finch Carpentry <accounts@…>"); a department
+        // name ("Northwind Billing") or a person's name is not one.
+        const fn = msg.from?.name?.trim();
+        if (fn && facts?.senderKind !== 'person' && !/\b(billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?)\b/i.test(fn) && !/[<>@]/.test(fn)) add(fn, 0.36, -1);
         break;
       }
       case 'strings':

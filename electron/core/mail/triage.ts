@@ -55,7 +55,7 @@ export function sentimentOf(text: string, automated = false): Sentiment {
 }
 
 /** Generic urgency evidence, beside the taxonomy's own cue words and definitions. */
-const HIGH_CUES = ['urgent', 'urgently', 'asap', 'as soon as possible', 'immediately', 'right away', 'emergency', 'outage', 'is down', 'are down', 'went down', 'production', 'critical', 'sev1', 'sev 1', 'p1', 'firing', 'failing', 'failed', 'failure', 'overdue', 'final notice', 'final reminder', 'suspended', 'will be suspended', 'cut off', 'disconnected', 'within 24 hours', 'within 48 hours', 'today', 'tonight', 'this morning', 'security incident', 'breach', 'no heating', 'no hot water', 'leak', 'flooding', 'blocked', 'blocking', 'degraded', 'penalty', 'legal action', 'eviction'];
+const HIGH_CUES = ['urgent', 'urgently', 'asap', 'as soon as possible', 'immediately', 'right away', 'emergency', 'outage', 'is down', 'are down', 'went down', 'production is', 'in production', 'critical', 'sev1', 'sev 1', 'p1', 'firing', 'failing', 'failed', 'failure', 'overdue', 'final notice', 'final reminder', 'suspended', 'will be suspended', 'cut off', 'disconnected', 'within 24 hours', 'within 48 hours', 'security incident', 'breach', 'no heating', 'no hot water', 'leak', 'flooding', 'blocked', 'blocking', 'degraded', 'penalty', 'legal action', 'eviction'];
 const LOW_CUES = ['newsletter', 'digest', 'unsubscribe', 'no rush', 'whenever', 'fyi', 'no action needed', 'no action required', 'nothing to do', 'no need to', 'for your records', 'receipt', 'confirmation', 'is confirmed', 'booking confirmed', 'reminder of', 'when you get a chance', 'at your convenience', 'thank you for', 'thanks for', 'next month', 'read online', 'shop now', 'offer', 'sale', '% off', 'this week in', 'weekly'];
 const RESOLVED = ['resolved', 'all clear', 'back to normal', 'recovered', 'mitigated', 'fixed', 'closed', 'postmortem', 'post-mortem', 'root cause', 'incident is over', 'has been restored', 'restored', 'working again'];
 
@@ -177,7 +177,8 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
   const ownMed = hits(tax.urgency.medium);
   const genHigh = hits(HIGH_CUES);
   const genLow = hits(LOW_CUES);
-  logit.high += 1.2 * Math.min(2, ownHigh) + 0.45 * Math.min(3, genHigh);
+  const soon = hits(['today', 'tonight', 'this morning', 'this afternoon', 'by end of day', 'eod', 'tomorrow morning']);
+  logit.high += 1.2 * Math.min(2, ownHigh) + 0.45 * Math.min(3, genHigh) + 0.2 * Math.min(2, soon);
   logit.low += 1.0 * Math.min(2, ownLow) + 0.35 * Math.min(3, genLow);
   logit.medium += 0.8 * Math.min(2, ownMed);
   if (hasIntent && intent.urgency) logit[intent.urgency] += 0.7;
