@@ -22,6 +22,7 @@ import { MailService } from '../electron/core/mail/service';
 import { MAIL_CONFIG_DIR } from '../electron/core/mail/config';
 import { latestText, tokens } from '../electron/core/mail/text';
 import type { Nlp } from '../electron/core/nlp/contract';
+import { createNlp } from '../electron/core/nlp/index';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
 
@@ -107,7 +108,7 @@ function regexExtract(text: string, schema: Record<string, unknown>): Record<str
 }
 
 /** Imports the set into a fresh MailService (temp dirs) and scores it. Never writes into `dir`. */
-export async function evaluateMailSet(dir: string, opts: { nlp?: Nlp } = {}): Promise<MailEval> {
+export async function evaluateMailSet(dir: string, opts: { nlp?: Nlp; models?: boolean } = {}): Promise<MailEval> {
   const gold = JSON.parse(fs.readFileSync(path.join(dir, 'gold.json'), 'utf8')) as MailGold;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mail-eval-'));
   const vaultDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mail-eval-vault-'));
@@ -133,7 +134,10 @@ export async function evaluateMailSet(dir: string, opts: { nlp?: Nlp } = {}): Pr
   const log = silentLogger();
   const hub = { broadcast: () => {} };
   const config = resolveConfig({ dataDir, vault: vaultDir, env: {}, port: 0 });
-  const mail = new MailService({ config, log, stateDb: db, hub, events: new EventBus(), platform: headlessPlatform(dataDir, hub, log), clock: systemClock }, { nlp: opts.nlp });
+  const ctx = { config, log, stateDb: db, hub, events: new EventBus(), platform: headlessPlatform(dataDir, hub, log), clock: systemClock };
+  // `models: true` loads the shipped on-device models (NER spans, urgency head) as the app does.
+  const nlp = opts.nlp ?? (opts.models ? await createNlp(ctx) : undefined);
+  const mail = new MailService(ctx, { nlp });
   const misses: string[] = [];
   try {
     mail.createInbox({ id: 'eval', address: gold.mailbox });

@@ -29,7 +29,7 @@ const pct = (x: number) => round(100 * x, 1);
 
 /** Understanding rows for one labelled set (any folder of the documented shape), baselines measured in the same run. */
 export async function labelledRows(name: string, dir: string): Promise<BenchRow[]> {
-  const e = await evaluateMailSet(dir);
+  const e = await evaluateMailSet(dir, { models: true });
   const area = 'mail';
   const rows: BenchRow[] = [
     { area, figure: `${name}: threading pairwise accuracy (${e.n.messages} messages)`, value: pct(e.threading), unit: '%', goal: '100%', pass: e.threading === 1 },

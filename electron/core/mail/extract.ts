@@ -594,16 +594,17 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         break;
       }
       case 'person': {
-        for (const p of spans.filter((x) => x.type === 'PERSON')) add(p.text, 0.3 + 0.3 * closeness(p.start, spots), p.start);
+        for (const p of spans.filter((x) => x.type === 'PERSON' && !/\n/.test(x.text))) add(p.text, 0.3 + 0.3 * closeness(p.start, spots), p.start);
         if (msg.from?.name && /\b(sender|from|name|contact)\b/.test(words(spec.name))) add(msg.from.name, 0.45, -1);
         break;
       }
       case 'org': {
-        for (const o of spans.filter((x) => x.type === 'ORG')) add(o.text, 0.3 + 0.3 * closeness(o.start, spots), o.start);
+        const orgs = spans.filter((x) => x.type === 'ORG' && !/\n/.test(x.text));
+        for (const o of orgs) add(o.text, 0.3 + 0.3 * closeness(o.start, spots), o.start);
         // A business's own display name ("Willow & Finch Carpentry <accounts@…>"); a department
         // name ("Northwind Billing") or a person's name is not one.
         const fn = msg.from?.name?.trim();
-        if (fn && facts?.senderKind !== 'person' && !/\b(billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?)\b/i.test(fn) && !/[<>@]/.test(fn)) add(fn, 0.36, -1);
+        if (fn && facts?.senderKind !== 'person' && !/\b(billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?)\b/i.test(fn) && !/[<>@]/.test(fn)) add(fn, 0.36 + (orgs.some((o) => fn.toLowerCase().includes(o.text.toLowerCase())) ? 0.35 : 0), -1);
         break;
       }
       case 'strings':

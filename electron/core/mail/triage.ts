@@ -167,10 +167,21 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
   const levelDocs = levels.map((l) => vectorize([prose[l] ?? '', ...(tax.urgency[l] ?? [])].join(' '), table));
   if (levelDocs.some((d) => d.size)) {
     const lidf = idfOf(levelDocs.filter((d) => d.size));
-    const sims = levelDocs.map((d) => (d.size ? cosine(msgVec, d, lidf) : 0));
+    // A message usually matches one clause of a definition ("… newsletters, confirmations, receipts …").
+    const clauses = levels.map((l) =>
+      [...(prose[l] ?? '').split(/\s*[—–;,:]\s*|\s+-\s+|\.\s+|\bor\b|\band\b/), ...(tax.urgency[l] ?? [])]
+        .map((c) => c.trim())
+        .filter((c) => c.split(/\s+/).length >= 1 && c.length > 2)
+        .map((c) => vectorize(c, table)),
+    );
+    const sims = levelDocs.map((d, i) => (d.size ? 0.5 * cosine(msgVec, d, lidf) + 0.5 * Math.max(0, ...clauses[i].map((c) => cosine(msgVec, c, lidf))) : 0));
     const mean = sims.reduce((a, b) => a + b, 0) / sims.length;
     levels.forEach((l, i) => (logit[l] += 4 * (sims[i] - mean)));
   }
+  // Whether the mail asks anything of the reader: a request or question leans medium, none leans low.
+  const asks = /\?|\b(could|can|would|will) you\b|\bplease\b|\blet me know\b|\bneed(s)? (you|your)\b|\baction required\b/i.test(body || msg.subject);
+  if (asks) logit.medium += 0.25;
+  else logit.low += 0.25;
   const hits = (list: string[]) => list.filter((w) => containsPhrase(text, w)).length;
   const ownHigh = hits(tax.urgency.high);
   const ownLow = hits(tax.urgency.low);
@@ -198,9 +209,10 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
       const r = await nlp.intent(text.slice(0, 1000));
       if (r.urgency) {
         const u = r.urgency.probs;
-        logit.low += 0.6 * u.low;
-        logit.medium += 0.6 * u.normal;
-        logit.high += 0.6 * u.high;
+        // The head was trained on chat, not mail: a small say, centred so it only moves a close call.
+        logit.low += 0.15 * (u.low - 1 / 3);
+        logit.medium += 0.15 * (u.normal - 1 / 3);
+        logit.high += 0.15 * (u.high - 1 / 3);
       }
     } catch {
       // A model failure must not fail triage; the taxonomy evidence still decides.
