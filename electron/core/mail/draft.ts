@@ -34,12 +34,26 @@ export function replyRecipients(target: MessageRow | undefined): string[] {
   return rt.map((p) => p.email);
 }
 
-const firstName = (m: MessageRow | undefined) => {
-  const n = m?.from?.name?.replace(/["']/g, '').trim();
-  if (!n) return undefined;
-  const parts = n.includes(',') ? n.split(',').map((s) => s.trim()).reverse() : [n];
-  return parts[0].split(/\s+/)[0];
-};
+const ORG_WORDS = /\b(agency|client|team|support|service|services|bank|ltd|gmbh|inc|llc|plc|co|company|office|tools?|news|weekly|daily|status|billing|accounts?|sales|info|admin|notifications?|no-?reply|alerts?|bookings?|customer|care|shop|store|group|department|hr|it|pm|finance|dept|the)\b/i;
+const ROLE_LOCAL = /^(pm|info|admin|office|team|hello|hi|contact|sales|support|billing|accounts?|noreply|no-reply|mail|post|service|help|jobs|hr|finance|bookings?|orders?|news|status)$/i;
+
+/** The sender's first name when the sender is a person: display name, else a sign-off line, else a name-like address. */
+export function firstName(m: MessageRow | undefined): string | undefined {
+  if (!m) return undefined;
+  const n = m.from?.name?.replace(/["']/g, '').trim();
+  if (n && !ORG_WORDS.test(n) && !/[@\d]/.test(n)) {
+    const parts = n.includes(',') ? n.split(',').map((x) => x.trim()).reverse() : [n];
+    const first = parts[0].split(/\s+/)[0];
+    if (/^\p{Lu}[\p{L}'-]+$/u.test(first)) return first;
+  }
+  // "Thanks,\nAnna" — a short capitalised last line of the message
+  const lines = latestText(m.text).split('\n').map((l) => l.trim()).filter(Boolean);
+  const last = lines[lines.length - 1] ?? '';
+  if (lines.length > 1 && /^\p{Lu}[\p{L}'-]{1,20}(\s\p{Lu}[\p{L}'-]+)?\.?$/u.test(last) && !ORG_WORDS.test(last)) return last.split(/\s+/)[0].replace(/\.$/, '');
+  const local = m.from?.email.split('@')[0] ?? '';
+  if (/^[a-z]{3,12}$/i.test(local) && !ROLE_LOCAL.test(local) && !ORG_WORDS.test(local)) return local.charAt(0).toUpperCase() + local.slice(1).toLowerCase();
+  return undefined;
+}
 
 const IMPERATIVE: Array<[RegExp, string]> = [
   [/^confirm( that)?\s+/i, 'I can confirm that '],
@@ -76,13 +90,20 @@ export function requestsIn(text: string): string[] {
     .filter((x) => !/^(hi|hello|dear|hey|thanks|thank you|best|regards|kind regards)\b[^?]*$/i.test(x));
 }
 
-const MONEY_ASK = /([$€£¥]\s?\d|\b\d[\d,.]*\s?(?:k\b|usd|eur|gbp|chf|euros?|dollars?|pounds?)|\b(usd|eur|gbp|chf)\s?\d|\b(budget|spend|price|pricing|cost|refund|discount|pay|payment|invoice|fee|compensat|quote|money)\b)/i;
-const DATE_ASK = /\b(when|what date|which date|by when|date|deadline|timeline|eta|how soon|how long|ready by|start date|end date|due date|(?:ready|done|deliver\w*|finish\w*|complete\w*|send|ship\w*|pay|paid)\s+(?:it\s+|this\s+|them\s+)?by)\b/i;
+const MONEY_ASK = /([$€£¥]\s?\d|\b\d[\d,.]*\s?(?:usd|eur|gbp|chf|euros?|dollars?|pounds?)\b|\b(usd|eur|gbp|chf)\s?\d|\b(budget|spend|price|pricing|cost|refund|discount|pay|payment|invoice|fee|compensat|quote|money)\b)/i;
+const DATE_ASK = /\b(when|what date|which date|by when|date|deadline|timeline|eta|how soon|how long|ready by|start date|end date|due date|(?:ready|done|deliver\w*|finish\w*|complete\w*|send|ship\w*|pay|paid)\s+(?:it\s+|this\s+|them\s+)?by|by (?:today|tonight|tomorrow|eod|end of (?:the )?(?:day|week|month)|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next week|\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)|\d{1,2}(?:st|nd|rd|th)?\s+\w+|\w+\s+\d{1,2}(?:st|nd|rd|th)?))\b/i;
 
-/** You-form → I-form for an acknowledgement: "send me your notes" → "send you my notes". */
-function flipPerson(s: string): string {
-  const map: Record<string, string> = { me: 'you', my: 'your', mine: 'yours', myself: 'yourself', you: 'me', your: 'my', yours: 'mine', i: 'you', "i'm": "you're", we: 'we', us: 'us' };
-  return s.replace(/\b(me|my|mine|myself|you|your|yours|i|i'm)\b/gi, (w) => map[w.toLowerCase()] ?? w);
+/** You-form → I-form for an acknowledgement: "send me your notes" → "send you my notes", "when you could" → "when I could". */
+export function flipPerson(s: string): string {
+  const SUBJ = '(could|can|will|would|should|might|may|do|did|have|had|need|want|think|prefer|know|plan)';
+  return s
+    .replace(/\b(I|me|my|mine|myself)\b/g, (w) => `\u0000${w}`)
+    .replace(/\bare you\b/gi, 'am I')
+    .replace(/\byou are\b/gi, 'I am')
+    .replace(/\byou're\b/gi, "I'm")
+    .replace(new RegExp(`\\byou ${SUBJ}\\b`, 'gi'), (_, v: string) => `I ${v}`)
+    .replace(/\b(your|yours|yourself|you)\b/gi, (w) => ({ your: 'my', yours: 'mine', yourself: 'myself', you: 'me' })[w.toLowerCase()] ?? w)
+    .replace(/\u0000(I|me|my|mine|myself)\b/g, (_, w: string) => ({ I: 'you', me: 'you', my: 'your', mine: 'yours', myself: 'yourself' })[w] ?? w);
 }
 
 /** One line answering one request: an acknowledgement, or a placeholder where a commitment needs the person. */
@@ -100,9 +121,11 @@ export function answerLine(req: string, stance: 'yes' | 'no' | 'open'): string {
     return stance === 'no' ? `I'm afraid I can't ${act} this time.` : `I'll ${act}.`;
   }
   if (/^(are|is|do|does|did|have|has|will|would|can|could|shall|should)\b/i.test(core)) {
-    return stance === 'yes' ? 'Yes — happy to.' : stance === 'no' ? "I'm afraid not this time." : `On your question (${flipPerson(core).slice(0, 120)}?) — I'll come back to you on that.`;
+    const echo = flipPerson(core).slice(0, 120);
+    return stance === 'yes' ? 'Yes — happy to.' : stance === 'no' ? "I'm afraid not this time." : quotable(echo) ? `On your question (${echo}?) — I'll come back to you on that.` : "On your question — I'll come back to you on that shortly.";
   }
-  return `Noted: ${flipPerson(core).slice(0, 160)}.`;
+  const noted = flipPerson(core).slice(0, 160);
+  return quotable(noted) ? `Noted: ${noted}.` : "Noted — I'll come back to you on this.";
 }
 
 /** The goal as a sentence for the email, only when it states content (never a bare instruction). */
@@ -112,6 +135,9 @@ export function goalContent(goal: string): string | undefined {
   if (IMPERATIVE.some(([re]) => re.test(g)) || /^(we|i)\b/i.test(g)) return goalSentence(g);
   return undefined;
 }
+
+/** Their words can be echoed only when the echo would not read as our own promise of a date or money. */
+const quotable = (s: string) => !MONEY.test(s) && !DATE_PROMISE.test(s);
 
 function stanceOf(goal: string): 'yes' | 'no' | 'open' {
   if (/\b(decline|refuse|say no|reject|can'?t|cannot|not able|unable|no thanks)\b/i.test(goal)) return 'no';
@@ -142,7 +168,7 @@ export function templateDraft(input: DraftInput, target: MessageRow | undefined)
   const text = latestText(target?.text ?? '');
   const stance = stanceOf(input.goal);
   const bodyOnly = text.split('\n').slice(0, -2).join('\n');
-  const about = subj ? ` about “${subj}”` : '';
+  const about = subj && quotable(subj) ? ` about “${subj}”` : '';
   const thanksFor = /\b(thank you|thanks)\s+(so much|very much|a lot|for)\b|\b(grateful|appreciate)/i.test(bodyOnly) ? `Thank you for your kind words${about}.` : `Thanks for your message${about}.`;
   const said = goalContent(input.goal);
   const reqs = requestsIn(text)

@@ -81,3 +81,23 @@ describe('drafts under a plain-markdown policy, without an LLM', () => {
     await expect(t.mail.draftReply({ thread_id: m.thread_id, policy_id: 'default', goal: 'thank them' })).resolves.toMatchObject({ generator: 'template' });
   });
 });
+
+describe('reply building blocks', () => {
+  it('turns requests into first-person answers and date/money asks into placeholders', async () => {
+    const { answerLine, flipPerson } = await import('../../../electron/core/mail/draft');
+    expect(flipPerson('send me your notes and say when you could deliver')).toBe('send you my notes and say when I could deliver');
+    expect(answerLine('Could you send me the slides?', 'open')).toBe("I'll send you the slides.");
+    expect(answerLine('Could you fix them by tomorrow 10:00 CET?', 'open')).toMatch(/^\[NEEDS APPROVAL: date — fix them by tomorrow 10:00 CET\]$/);
+    expect(answerLine('Can we get a 10% discount on the renewal?', 'open')).toMatch(/^\[NEEDS APPROVAL: amount/);
+    expect(answerLine('Are you in for the 18k on Sunday?', 'open')).not.toMatch(/NEEDS APPROVAL/);
+  });
+
+  it('greets a person by first name, and an organisation without one', async () => {
+    const { firstName } = await import('../../../electron/core/mail/draft');
+    const row = (name: string | undefined, email: string, text = '') => ({ from: name ? { name, email } : { email }, text }) as never;
+    expect(firstName(row('Okoye, Amara', 'amara@x.example'))).toBe('Amara');
+    expect(firstName(row('Agency Lingua', 'pm@lingua.example', 'Please fix it.'))).toBeUndefined();
+    expect(firstName(row('Direct client', 'anna@shop.example'))).toBe('Anna');
+    expect(firstName(row(undefined, 'orders@shop.example', 'Hi,\nplease confirm.\nThanks,\nMarek'))).toBe('Marek');
+  });
+});
