@@ -97,13 +97,13 @@ const DATE_ASK = /\b(when|what date|which date|by when|date|deadline|timeline|et
 export function flipPerson(s: string): string {
   const SUBJ = '(could|can|will|would|should|might|may|do|did|have|had|need|want|think|prefer|know|plan)';
   return s
-    .replace(/\b(I|me|my|mine|myself)\b/g, (w) => `\u0000${w}`)
+    .replace(/\b(I|me|my|mine|myself)\b/g, (w) => `\u2063${w}`)
     .replace(/\bare you\b/gi, 'am I')
     .replace(/\byou are\b/gi, 'I am')
     .replace(/\byou're\b/gi, "I'm")
     .replace(new RegExp(`\\byou ${SUBJ}\\b`, 'gi'), (_, v: string) => `I ${v}`)
     .replace(/\b(your|yours|yourself|you)\b/gi, (w) => ({ your: 'my', yours: 'mine', yourself: 'myself', you: 'me' })[w.toLowerCase()] ?? w)
-    .replace(/\u0000(I|me|my|mine|myself)\b/g, (_, w: string) => ({ I: 'you', me: 'you', my: 'your', mine: 'yours', myself: 'yourself' })[w] ?? w);
+    .replace(/\u2063(I|me|my|mine|myself)\b/g, (_, w: string) => ({ I: 'you', me: 'you', my: 'your', mine: 'yours', myself: 'yourself' })[w] ?? w);
 }
 
 /** One line answering one request: an acknowledgement, or a placeholder where a commitment needs the person. */
