@@ -56,6 +56,10 @@ export function sameValue(got: unknown, want: unknown): boolean {
   if (got === undefined || got === null) return want === undefined || want === null;
   if (Array.isArray(want)) {
     if (!Array.isArray(got)) return false;
+    if (want.some((x) => x && typeof x === 'object')) {
+      // arrays of objects: as sets of items, each item compared field by field
+      return got.length === want.length && want.every((w) => got.some((g) => g && typeof g === 'object' && Object.entries(w as Record<string, unknown>).every(([k, v]) => sameValue((g as Record<string, unknown>)[k], v))));
+    }
     const a = new Set(got.map((x) => norm(String(x))));
     const b = new Set(want.map((x) => norm(String(x))));
     return a.size === b.size && [...a].every((x) => b.has(x));

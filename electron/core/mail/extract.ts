@@ -16,7 +16,7 @@ export interface ExtractResult {
   validation_errors: string[];
 }
 
-type Kind = 'date' | 'datetime' | 'time' | 'amount' | 'number' | 'currency' | 'email' | 'uri' | 'phone' | 'address' | 'enum' | 'pattern' | 'person' | 'org' | 'iban' | 'boolean' | 'emails' | 'strings' | 'string';
+type Kind = 'date' | 'datetime' | 'time' | 'amount' | 'number' | 'currency' | 'email' | 'uri' | 'phone' | 'address' | 'enum' | 'pattern' | 'person' | 'org' | 'iban' | 'boolean' | 'emails' | 'strings' | 'rows' | 'string';
 
 interface FieldSpec {
   name: string;
@@ -69,6 +69,9 @@ const SYNONYMS: string[][] = [
   ['booking', 'confirmation', 'pnr', 'record locator', 'reservation'],
   ['airline', 'carrier', 'operated'],
   ['flight', 'flight no'],
+  ['quantity', 'qty', 'units', 'pcs', 'count', 'hours', 'hrs'],
+  ['description', 'item', 'items', 'product', 'service', 'details', 'particulars', 'article'],
+  ['price', 'rate', 'unit price', 'cost'],
 ];
 const SYN = new Map<string, Set<string>>();
 for (const g of SYNONYMS) {
@@ -82,6 +85,7 @@ function kindOf(name: string, s: Record<string, unknown>, desc: string): Kind {
   const all = `${n} ${desc}`.toLowerCase();
   if (type === 'array') {
     const it = (s.items ?? {}) as Record<string, unknown>;
+    if (it.type === 'object' && it.properties && typeof it.properties === 'object') return 'rows';
     if (it.format === 'email' || /\bemails?\b/.test(n)) return 'emails';
     return 'strings';
   }
@@ -238,7 +242,14 @@ function alignedRows(text: string): Array<{ cells: string[]; index: number }> {
       .trim()
       .replace(/^\||\|$/g, '')
       .split(/\s*\|\s*|\t+|\s{2,}/)
-      .map((c) => c.trim());
+      .map((c) => c.trim())
+      // "EUR    35.00": a currency alone belongs to the number after it
+      .reduce<string[]>((acc, c) => {
+        const prev = acc[acc.length - 1];
+        if (prev !== undefined && /^(?:[A-Z]{3}|[$€£¥])$/.test(prev) && /^-?[\d.,' ]+$/.test(c)) acc[acc.length - 1] = `${prev} ${c}`;
+        else acc.push(c);
+        return acc;
+      }, []);
     if (cells.length >= 2 && !/^[-=+| ]+$/.test(line)) out.push({ cells, index: at });
     at += line.length + 1;
   }
@@ -425,6 +436,83 @@ function calendarPairs(facts: MessageFacts | undefined): Labelled[] {
   return out;
 }
 
+/** Blocks of consecutive aligned rows (plain-text tables). */
+function textBlocks(text: string): string[][][] {
+  const rows = alignedRows(text);
+  const blocks: string[][][] = [];
+  let cur: string[][] = [];
+  let lastEnd = -2;
+  const lines = text.split('\n');
+  let at = 0;
+  const lineOf = new Map<number, number>();
+  lines.forEach((l, i) => {
+    lineOf.set(at, i);
+    at += l.length + 1;
+  });
+  for (const r of rows) {
+    const li = lineOf.get(r.index) ?? -10;
+    if (li !== lastEnd + 1 && cur.length) {
+      blocks.push(cur);
+      cur = [];
+    }
+    cur.push(r.cells);
+    lastEnd = li;
+  }
+  if (cur.length) blocks.push(cur);
+  return blocks;
+}
+
+const SUMMARY_ROW = /^(sub-?total|total|vat|tax|tva|mwst|net|gross|balance|amount due|grand total)\b/i;
+
+/** An array of objects from a table: the header row names the item's properties, each row below is one item. */
+function tableRows(spec: FieldSpec, tables: string[][][], ajv: Ajv2020, ref: Date, zone: string | undefined): Record<string, unknown>[] | undefined {
+  const items = spec.schema.items as Record<string, unknown>;
+  const sub = fieldSpecs(items, ajv);
+  const df = new Map<string, number>();
+  for (const x of sub) for (const w of x.words) df.set(w, (df.get(w) ?? 0) + 1);
+  const idf = (w: string) => (df.has(w) ? 1 / Math.sqrt(df.get(w)!) : 0.6);
+  let validateItem: ValidateFunction | undefined;
+  try {
+    validateItem = ajv.compile(items);
+  } catch {
+    return undefined;
+  }
+  for (const t of tables) {
+    for (let h = 0; h < t.length; h++) {
+      const header = t[h];
+      if (!header.every((c) => !c || isLabelCell(c))) continue;
+      const map = header.map((c) => {
+        let best: FieldSpec | undefined;
+        let bs = 0.34;
+        for (const x of sub) {
+          const sc = labelScore(normLabel(c), x, idf);
+          if (sc > bs) {
+            best = x;
+            bs = sc;
+          }
+        }
+        return best;
+      });
+      if (map.filter(Boolean).length < 2) continue;
+      const out: Record<string, unknown>[] = [];
+      for (let r = h + 1; r < t.length; r++) {
+        const row = t[r];
+        if (row.length !== header.length || SUMMARY_ROW.test(row[0] ?? '') || row.every((c) => !c || isLabelCell(c))) break;
+        const item: Record<string, unknown> = {};
+        row.forEach((cell, k) => {
+          const x = map[k];
+          if (!x || !cell) return;
+          const v = coerceAll(x, cell, ref, zone)[0];
+          if (v !== undefined && x.check(v)) item[x.name] = v;
+        });
+        if (Object.keys(item).length && validateItem(item)) out.push(item);
+      }
+      if (out.length) return out;
+    }
+  }
+  return undefined;
+}
+
 /**
  * Fills a user's JSON Schema from one message, driven by the schema itself: each field's
  * `format`, `pattern`, `type` and `enum` choose typed parsers, its name/title/description say
@@ -605,6 +693,11 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         // name ("Northwind Billing") or a person's name is not one.
         const fn = msg.from?.name?.trim();
         if (fn && facts?.senderKind !== 'person' && !/\b(billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?)\b/i.test(fn) && !/[<>@]/.test(fn)) add(fn, 0.36 + (orgs.some((o) => fn.toLowerCase().includes(o.text.toLowerCase())) ? 0.35 : 0), -1);
+        break;
+      }
+      case 'rows': {
+        const rows = tableRows(spec, [...tables, ...textBlocks(text)], ajv, ref, zone);
+        if (rows) add(rows, 0.8, -1);
         break;
       }
       case 'strings':

@@ -101,6 +101,19 @@ describe('schema-driven extraction on wording the dev set does not have', () => 
   });
 });
 
+describe('line items from tables', () => {
+  it('fills an array of objects from an aligned plain-text table (header → properties), stopping at the totals', async () => {
+    const { extractToSchema } = await import('../../../electron/core/mail/extract');
+    const schema = { type: 'object', properties: { line_items: { type: 'array', items: { type: 'object', additionalProperties: false, properties: { description: { type: 'string' }, quantity: { type: 'integer' }, amount: { type: 'number' } }, required: ['description'] } } } };
+    const text = 'Description              Qty    Amount\nA1 posters, matte         12    EUR 1,140.00\nDelivery                   1    EUR    35.00\nTotal                           EUR 1,175.00';
+    const r = await extractToSchema({ subject: 'Invoice', text, html: null, created_at: '2026-09-09T10:00:00Z', from: null, to: [], cc: [] } as never, schema);
+    expect(r.data.line_items).toEqual([
+      { description: 'A1 posters, matte', quantity: 12, amount: 1140 },
+      { description: 'Delivery', quantity: 1, amount: 35 },
+    ]);
+  });
+});
+
 describe('parsers', () => {
   it('reads VEVENTs: folded lines, TZID → offset (DST-aware), UTC, attendees and organizer', () => {
     const ev = parseIcs('BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nSUMMARY:Long \r\n title\r\nDTSTART;TZID=Europe/London:20270115T090000\r\nDTEND;TZID="Europe/London":20270715T090000\r\nATTENDEE;CN="A, B":mailto:a@x.example\r\nORGANIZER:mailto:o@x.example\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nDTSTART:20270101T120000Z\r\nEND:VEVENT\r\nEND:VCALENDAR');
