@@ -153,11 +153,28 @@ function parseLevels<L extends string>(raw: unknown, levels: readonly L[]): Reco
   return Object.assign(out, { prose });
 }
 
-const SIG_RE = /\bsign(?:ed)?(?:[ -]?off)?\s+(?:as|with|off\s+(?:as|with))\s*[:\-–]?\s*(?:\*\*|__|["'“‘`])?\s*([^*_"'”’`\n]{1,60}?)\s*(?:\*\*|__|["'”’`])?\s*(?:[.,;!]|$|\n|\s+\()/im;
-const SIG_LINE_RE = /^\s*[-*]?\s*(?:\*\*)?(?:signature|sign[ -]?off)(?:\*\*)?\s*[:：]\s*(?:\*\*|["“`])?([^*"”`\n]{1,80}?)(?:\*\*|["”`])?\s*$/im;
+const SIG_LEAD = /\b(?:sign(?:ed)?(?:[ -]?off)?(?:\s+(?:all\s+|every\s+|each\s+)?(?:emails?|e-mails?|replies|reply|messages?|drafts?|everything|them|it))?\s+(?:as|with|using)|sign[ -]?off\s*(?:is|=)|(?:end|close|finish)(?:\s+(?:every|each|all|my|the))?(?:\s+(?:emails?|e-mails?|replies|reply|messages?|drafts?))?\s+with)\s*[:\-–]?\s*/gi;
+
+/** The signature a policy asks for: "Sign as **Jordan**", 'Sign off with "Best, Jordan"', "Signature: Jordan". */
+export function signatureFrom(text: string): string | undefined {
+  const line = /^\s*[-*]?\s*(?:\*\*|__)?(?:signature|sign[ -]?off)(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.+)$/im.exec(text)?.[1];
+  const tries: string[] = [];
+  if (line) tries.push(line);
+  SIG_LEAD.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = SIG_LEAD.exec(text))) tries.push(text.slice(m.index + m[0].length, m.index + m[0].length + 120));
+  for (const t of tries) {
+    const q = /^(?:\*\*|__)([^*_\n]{1,80})(?:\*\*|__)|^["“'‘`]([^"”'’`]{1,80})["”'’`]|^\*([^*\n]{1,80})\*/.exec(t.trim());
+    const v = q ? (q[1] ?? q[2] ?? q[3]) : /^([^.,;!\n(]{1,60})/.exec(t.trim())?.[1];
+    const out = v?.replace(/\\n/g, '\n').trim().replace(q ? /[;:]+$/ : /[.;:]+$/, '');
+    if (out && !/^(a|an|the|your|my|our)\b/i.test(out) && out.split(/\s+/).length <= 8) return out;
+  }
+  return undefined;
+}
+
 const WORDS_RE = [
-  /(\d{2,4})\s*words?\s*(?:max(?:imum)?|at\s+most|or\s+(?:less|fewer)|tops|limit)\b/i,
-  /(?:max(?:imum)?|at\s+most|no\s+more\s+than|not\s+more\s+than|under|up\s+to|fewer\s+than|less\s+than|limit(?:ed)?\s+(?:of|to)|within)\s*(?:of\s*)?[:]?\s*(\d{2,4})\s*words?/i,
+  /(\d{2,4})[\s-]*words?\s*(?:max(?:imum)?|at\s+most|or\s+(?:less|fewer)|tops|limit|cap)\b/i,
+  /(?:max(?:imum)?|at\s+most|no\s+more\s+than|not\s+more\s+than|no\s+longer\s+than|shorter\s+than|under|below|up\s+to|fewer\s+than|less\s+than|limit(?:ed)?\s+(?:of|to)|within|≤|<=|keep\s+(?:it|them|replies|emails|drafts|answers)\s+(?:to|under|below|within))\s*(?:of\s*|a\s+)?[:]?\s*(\d{2,4})[\s-]*words?/i,
   /(?:length|word\s+limit)\s*[:：]\s*(?:≤|<=|max(?:imum)?\s*)?\s*(\d{2,4})\b/i,
 ];
 
@@ -173,7 +190,7 @@ export function parsePolicyProse(body: string): {
   noPromises: { dates: boolean; money: boolean };
 } {
   const text = body.replace(/\r\n/g, '\n');
-  const sig = SIG_LINE_RE.exec(text)?.[1] ?? SIG_RE.exec(text)?.[1];
+  const sig = signatureFrom(text);
   let maxWords: number | undefined;
   for (const re of WORDS_RE) {
     const m = re.exec(text);

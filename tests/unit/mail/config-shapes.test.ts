@@ -88,6 +88,21 @@ describe('policies in plain markdown', () => {
     expect(p.rules.mustNot.some((r) => /promise dates/.test(r))).toBe(true);
   });
 
+  it('reads the common ways of writing a signature and a length limit', async () => {
+    const { parsePolicyProse } = await import('../../../electron/core/mail/config');
+    const cases: Array<[string, string | undefined, number | undefined]> = [
+      ['Sign off with "Best, Jordan". Keep it under 120 words.', 'Best, Jordan', 120],
+      ['- **Signature:** Jordan Lee\n- 150-word limit', 'Jordan Lee', 150],
+      ['Always sign emails as Jordan, never with a title. No longer than 90 words.', 'Jordan', 90],
+      ['End every email with “Cheers, Jo”. Maximum of 200 words.', 'Cheers, Jo', 200],
+      ['Be kind.', undefined, undefined],
+    ];
+    for (const [text, sig, words] of cases) {
+      const p = parsePolicyProse(text);
+      expect([p.signature, p.maxWords]).toEqual([sig, words]);
+    }
+  });
+
   it('lets front matter win over the prose', () => {
     const p = t.mail.files.policy('fm');
     expect(p.signature).toBe('Sam');
