@@ -143,7 +143,9 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
   const lastTri = earlierTri[earlierTri.length - 1];
   if (lastTri?.intent) {
     const k = tax.intents.findIndex((i) => i.id === lastTri.intent);
-    if (k >= 0) scores[k] += 0.06;
+    // A short reply ("Sounds good, see you then") is about what the thread is about.
+    const short = (body.match(/\S+/g) ?? []).length < 25;
+    if (k >= 0) scores[k] += short ? 0.2 : 0.06;
   }
   const order = scores.map((s, k) => ({ s, k })).sort((a, b) => b.s - a.s);
   let best = order[0];
@@ -158,7 +160,7 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
   }
   const intent = tax.intents[best.k];
   const second = order.find((o) => o.k !== best.k)?.s ?? 0;
-  const hasIntent = best.s > 0.02;
+  const hasIntent = best.s > 0.005;
 
   // ---- urgency ----
   const levels: Urgency[] = ['low', 'medium', 'high'];
