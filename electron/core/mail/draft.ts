@@ -120,7 +120,7 @@ export function answerLine(req: string, stance: 'yes' | 'no' | 'open'): string {
     const act = flipPerson(m[1]).replace(/[.!]+$/, '');
     return stance === 'no' ? `I'm afraid I can't ${act} this time.` : `I'll ${act}.`;
   }
-  if (/^(are|is|do|does|did|have|has|will|would|can|could|shall|should)\b/i.test(core)) {
+  if (/^(are|is|do|does|did|have|has|will|would|can|could|shall|should)\b/i.test(core) || /\?\s*$/.test(req) || /\b(can|could|shall|should) we\b/i.test(core)) {
     const echo = flipPerson(core).slice(0, 120);
     return stance === 'yes' ? 'Yes — happy to.' : stance === 'no' ? "I'm afraid not this time." : quotable(echo) ? `On your question (${echo}?) — I'll come back to you on that.` : "On your question — I'll come back to you on that shortly.";
   }
