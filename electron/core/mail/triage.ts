@@ -32,10 +32,10 @@ export interface TriageContext {
 }
 
 /** Words that alone show a writer's feeling, and weaker ones that count half (two are needed). */
-const NEG_STRONG = ['angry', 'disappointed', 'disappointing', 'unacceptable', 'frustrated', 'frustrating', 'terrible', 'awful', 'worst', 'complaint', 'complain', 'annoyed', 'furious', 'ridiculous', 'unhappy', 'upset', 'worried', 'concerned', 'still not', 'still no', 'yet again', 'once again', 'third time', 'sorry to hear', 'fed up', 'not happy', 'not acceptable', 'final notice', 'final reminder', 'legal action', 'no heating', 'no hot water', 'outage', 'is down', 'are down', 'firing'];
-const NEG_WEAK = ['broken', 'poor', 'fail', 'failed', 'failing', 'failure', 'fault', 'faulty', 'wrong', 'error', 'errors', 'crash', 'crashes', 'down', 'charged twice', 'overdue', 'problem', 'problems', 'cannot', "can't", 'unable', 'suspended', 'suspend', 'unfortunately', 'issue', 'issues', 'leak', 'leaking', 'missing', 'damaged', 'degraded', 'penalty', 'not working', "doesn't work", 'does not work', 'lost', 'late', 'delay', 'delayed', 'cancelled', 'canceled', 'urgent'];
-const POS_STRONG = ['thanks so much', 'thank you so much', 'thank you very much', 'many thanks', 'congratulations', 'congrats', 'wonderful', 'delighted', 'fantastic', 'amazing', 'love', 'loved', 'brilliant', 'thrilled', 'well done', 'great work', 'great job', 'exactly what', 'happy birthday', 'so grateful', 'really appreciate', 'much appreciated', 'lovely', 'excellent', 'can\'t wait', 'looking forward'];
-const POS_WEAK = ['thank you for', 'thanks for', 'great', 'appreciate', 'appreciated', 'happy', 'awesome', 'glad', 'perfect', 'pleased', 'enjoyed', 'enjoy', 'welcome', 'excited', 'beautiful', 'resolved', 'all clear', 'back to normal', 'good news', 'nice', 'celebrate', 'kind'];
+const NEG_STRONG = ['angry', 'disappointed', 'disappointing', 'unacceptable', 'frustrated', 'frustrating', 'terrible', 'awful', 'worst', 'complaint', 'complain', 'annoyed', 'furious', 'ridiculous', 'unhappy', 'upset', 'worried', 'concerned', 'still not', 'still no', 'yet again', 'once again', 'third time', 'sorry to hear', 'fed up', 'not happy', 'not acceptable', 'legal action'];
+const NEG_WEAK = ['final notice', 'final reminder', 'no heating', 'no hot water', 'outage', 'is down', 'are down', 'firing', 'broken', 'poor', 'fail', 'failed', 'failing', 'failure', 'fault', 'faulty', 'wrong', 'error', 'errors', 'crash', 'crashes', 'down', 'charged twice', 'overdue', 'problem', 'problems', 'cannot', "can't", 'unable', 'suspended', 'suspend', 'unfortunately', 'issue', 'issues', 'leak', 'leaking', 'missing', 'damaged', 'degraded', 'penalty', 'not working', "doesn't work", 'does not work', 'lost', 'late', 'delay', 'delayed', 'cancelled', 'canceled', 'urgent'];
+const POS_STRONG = ['thanks so much', 'thank you so much', 'thank you very much', 'many thanks', 'congratulations', 'congrats', 'wonderful', 'delighted', 'fantastic', 'amazing', 'love', 'loved', 'brilliant', 'thrilled', 'well done', 'great work', 'great job', 'exactly what', 'happy birthday', 'so grateful', 'really appreciate', 'much appreciated', 'can\'t wait', 'lovely', 'looking forward'];
+const POS_WEAK = ['excellent', 'thank you for', 'thanks for', 'great', 'appreciate', 'appreciated', 'happy', 'awesome', 'glad', 'perfect', 'pleased', 'enjoyed', 'enjoy', 'welcome', 'excited', 'beautiful', 'resolved', 'all clear', 'back to normal', 'good news', 'nice', 'celebrate', 'kind'];
 const NEGATED = /\b(not|no|never|hardly)\s+(very\s+)?(happy|great|pleased|glad|good)\b/gi;
 
 /** Lexicon sentiment on the latest (unquoted) text; conservative: most mail is neutral. */
@@ -227,18 +227,26 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
   // Sign-offs ("Thanks, Amara") say nothing about feeling: drop the last two lines of a longer text.
   const bodyLines = (body || msg.subject).split('\n');
   const feelText = `${msg.subject}\n${(bodyLines.length > 4 ? bodyLines.slice(0, -2) : bodyLines).join('\n')}`;
-  let sentiment = sentimentOf(feelText, kind === 'automated');
+  const feel = sentimentScore(feelText, kind === 'automated');
+  const tones = ['negative', 'neutral', 'positive'] as const;
   const sp = tax.sentiment.prose;
-  const sDocs = (['negative', 'neutral', 'positive'] as const).map((l) => vectorize([sp[l] ?? '', ...(tax.sentiment.cues[l] ?? [])].join(' '), table));
-  const sCue = (['negative', 'neutral', 'positive'] as const).map((l) => hits(tax.sentiment.cues[l] ?? []));
-  if (sCue[0] > sCue[2] && sCue[0] > 0) sentiment = 'negative';
-  else if (sCue[2] > sCue[0] && sCue[2] > 0) sentiment = 'positive';
-  else if (sentiment === 'neutral' && sDocs[0].size && sDocs[2].size) {
-    const sidf = idfOf(sDocs.filter((d) => d.size));
-    const ss = sDocs.map((d) => cosine(vectorize(body || msg.subject, table), d, sidf));
-    if (ss[0] > ss[2] + 0.05 && ss[0] > ss[1] && ss[0] > 0.1) sentiment = 'negative';
-    else if (ss[2] > ss[0] + 0.05 && ss[2] > ss[1] && ss[2] > 0.1) sentiment = 'positive';
+  const sCue = tones.map((l) => hits(tax.sentiment.cues[l] ?? []));
+  let neg = feel.neg + 1.5 * sCue[0];
+  let pos = feel.pos + 1.5 * sCue[2];
+  // The person's own definitions: the best-matching clause of each level moves the balance.
+  const sDocs = tones.map((l) => [sp[l] ?? '', ...(tax.sentiment.cues[l] ?? [])].join(' '));
+  if (sDocs[0].trim() && sDocs[2].trim()) {
+    const fv = vectorize(feelText, table);
+    const whole = sDocs.map((d) => vectorize(d, table));
+    const sidf = idfOf(whole.filter((d) => d.size));
+    const sims = sDocs.map((d, i) => {
+      const parts = d.split(/\s*[—–;,:]\s*|\.\s+|\bor\b/).filter((c) => c.trim().length > 2).map((c) => vectorize(c, table));
+      return whole[i].size ? 0.5 * cosine(fv, whole[i], sidf) + 0.5 * Math.max(0, ...parts.map((c) => cosine(fv, c, sidf))) : 0;
+    });
+    neg += 3 * (sims[0] - Math.max(sims[1], sims[2]));
+    pos += 3 * (sims[2] - Math.max(sims[1], sims[0]));
   }
+  const sentiment: Sentiment = neg >= 1 && neg - pos >= 0.75 ? 'negative' : pos >= 1 && pos - neg >= 0.75 ? 'positive' : 'neutral';
 
   const margin = best.s <= 0 ? 0 : (best.s - second) / best.s;
   const confidence = Math.round(Math.min(0.99, Math.max(0.05, !hasIntent ? 0.1 : 0.35 + 0.4 * Math.min(1, best.s * 2) + 0.25 * margin)) * 100) / 100;
