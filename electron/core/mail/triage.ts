@@ -180,6 +180,8 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
     const mean = sims.reduce((a, b) => a + b, 0) / sims.length;
     levels.forEach((l, i) => (logit[l] += 4 * (sims[i] - mean)));
   }
+  // The person's urgency corrections on similar mail.
+  for (const { e, sim } of nn.slice(0, 3)) if (e.urgency && sim >= 0.4) logit[e.urgency] += 1.5 * sim;
   // Whether the mail asks anything of the reader: a request or question leans medium, none leans low.
   const asks = /\?|\b(could|can|would|will) you\b|\bplease\b|\blet me know\b|\bneed(s)? (you|your)\b|\baction required\b/i.test(body || msg.subject);
   if (asks) logit.medium += 0.25;

@@ -42,10 +42,12 @@ describe('triage with a map taxonomy and prose levels', () => {
     ]);
     const [first, second] = r.message_ids;
     const before = await t.mail.triageMessage({ message_id: second, taxonomy_id: 'priya' });
-    t.mail.relabel({ message_id: first, intent: before.intent === 'bills' ? 'household' : 'bills', urgency: 'medium', taxonomy_id: 'priya' });
+    const urgency = before.urgency === 'medium' ? 'high' : 'medium';
+    t.mail.relabel({ message_id: first, intent: before.intent === 'bills' ? 'household' : 'bills', urgency, taxonomy_id: 'priya' });
     const want = before.intent === 'bills' ? 'household' : 'bills';
     const after = await t.mail.triageMessage({ message_id: second, taxonomy_id: 'priya' });
     expect(after.intent).toBe(want);
+    expect(after.urgency).toBe(urgency);
     expect(after.intent).not.toBe(before.intent);
     expect(() => t.mail.relabel({ message_id: first, intent: 'nope', taxonomy_id: 'priya' })).toThrow(/not in taxonomy 'priya'/);
   });
