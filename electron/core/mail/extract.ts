@@ -120,7 +120,8 @@ function kindOf(name: string, s: Record<string, unknown>, desc: string): Kind {
 
 function fieldSpecs(schema: Record<string, unknown>, ajv: Ajv2020): FieldSpec[] {
   const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
-  return Object.entries(props).map(([name, s]) => {
+  // Names that would reach an object's prototype are never filled.
+  return Object.entries(props).filter(([name, s]) => !['__proto__', 'constructor', 'prototype'].includes(name) && s && typeof s === 'object').map(([name, s]) => {
     const extra = Array.isArray(s['x-cues']) ? (s['x-cues'] as unknown[]).filter((x): x is string => typeof x === 'string') : [];
     const title = typeof s.title === 'string' ? s.title : '';
     const desc = typeof s.description === 'string' ? s.description : '';
@@ -525,7 +526,8 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
   const body = latestText(msg.text) || msg.text;
   const tables = msg.html ? htmlTables(msg.html) : [];
   const tableText = tables.map((t) => t.map((r) => r.join('  |  ')).join('\n')).join('\n\n');
-  const text = `${msg.subject}\n${body}${tableText ? `\n\n${tableText}` : ''}`;
+  // Bounded work on huge mail: the first 100,000 characters hold what a person would read.
+  const text = `${msg.subject}\n${body.slice(0, 100_000)}${tableText ? `\n\n${tableText.slice(0, 50_000)}` : ''}`;
   const ref = new Date(msg.created_at);
   const zone = headerZone(facts);
   const labels = [...labelledLines(text), ...tablePairs(alignedRows(text)), ...calendarPairs(facts)];

@@ -136,3 +136,17 @@ describe('parsers', () => {
     expect(findDateTimes('on 4 July 2027 at 9:30', ref, '+02:00').map((d) => d.value)).toEqual(['2027-07-04T09:30:00+02:00']);
   });
 });
+
+describe('bad input', () => {
+  it('never fills prototype-reaching names, and stays fast and valid on a huge message', async () => {
+    const { extractToSchema } = await import('../../../electron/core/mail/extract');
+    const schema = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"},"total":{"type":"number","description":"Total payable"}}}') as Record<string, unknown>;
+    const big = 'Total: EUR 12.00\n' + 'lorem 12:00 ipsum 3 March 2026 ABC-123 x@y.example '.repeat(40_000);
+    const t0 = performance.now();
+    const r = await extractToSchema({ subject: 'Invoice', text: big, html: null, created_at: '2026-03-01T00:00:00Z', from: null, to: [], cc: [] } as never, schema);
+    expect(performance.now() - t0).toBeLessThan(20_000);
+    expect(r.data.total).toBe(12);
+    expect(Object.getPrototypeOf(r.data)).toBe(Object.prototype);
+    expect(Object.keys(r.data)).toEqual(['total']);
+  });
+});
