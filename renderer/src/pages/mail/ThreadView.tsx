@@ -27,7 +27,43 @@ export function TriageChips({ t, compact }: { t: Triage | null; compact?: boolea
   );
 }
 
-function Message({ m, onTriage, onForward }: { m: MessageView; onTriage(): void; onForward(): void }) {
+/** Correct a triage: the change is stored and used as a labelled example the next time. */
+function Relabel({ m, onRelabel }: { m: MessageView; onRelabel(patch: { intent?: string; urgency?: string; taxonomy_id: string }): void }) {
+  const [intents, setIntents] = useState<string[]>([]);
+  const tax = m.triage?.taxonomy_id ?? 'default';
+  useEffect(() => {
+    let live = true;
+    api
+      .get<{ intents: Array<{ id: string }> }>(`/api/mail/taxonomies/${encodeURIComponent(tax)}`)
+      .then((r) => live && setIntents(r.intents.map((i) => i.id)))
+      .catch(() => live && setIntents([]));
+    return () => {
+      live = false;
+    };
+  }, [tax]);
+  if (!m.triage) return null;
+  return (
+    <span className="mail-relabel" data-testid="mail-relabel">
+      <select className="input" aria-label="Relabel intent" value={m.triage.intent} onChange={(e) => onRelabel({ intent: e.target.value, taxonomy_id: tax })}>
+        {[...new Set([m.triage.intent, ...intents])].map((i) => (
+          <option key={i} value={i}>
+            {i}
+          </option>
+        ))}
+      </select>
+      <select className="input" aria-label="Relabel urgency" value={m.triage.urgency} onChange={(e) => onRelabel({ urgency: e.target.value, taxonomy_id: tax })}>
+        {['low', 'medium', 'high'].map((u) => (
+          <option key={u} value={u}>
+            {u}
+          </option>
+        ))}
+      </select>
+      {m.triage.relabelled ? <span className="muted">corrected</span> : null}
+    </span>
+  );
+}
+
+function Message({ m, onTriage, onRelabel, onForward }: { m: MessageView; onTriage(): void; onRelabel(patch: { intent?: string; urgency?: string; taxonomy_id: string }): void; onForward(): void }) {
   return (
     <article className={`card mail-message ${m.direction}`} data-testid="mail-message">
       <header className="mail-message-head">
@@ -37,6 +73,7 @@ function Message({ m, onTriage, onForward }: { m: MessageView; onTriage(): void;
       </header>
       <div className="toolbar">
         <TriageChips t={m.triage} />
+        {m.direction === 'inbound' && m.triage && <Relabel m={m} onRelabel={onRelabel} />}
         <span className="mail-spacer" />
         {m.direction === 'inbound' && (
           <button className="btn btn-small" onClick={onTriage} title={m.triage ? 'Messages are triaged when they arrive; run it again (e.g. after editing the taxonomy)' : 'Triage this message'}>
@@ -168,7 +205,13 @@ export function ThreadView({
       </div>
       {error && <p className="error">{error}</p>}
       {d.messages.map((m) => (
-        <Message key={m.id} m={m} onForward={() => onForward(m)} onTriage={() => void act(() => api.post(`/api/mail/messages/${m.id}/triage`, { taxonomy_id: 'default' }), 'Triaged again.')} />
+        <Message
+          key={m.id}
+          m={m}
+          onForward={() => onForward(m)}
+          onTriage={() => void act(() => api.post(`/api/mail/messages/${m.id}/triage`, { taxonomy_id: 'default' }), 'Triaged again.')}
+          onRelabel={(patch) => void act(() => api.post(`/api/mail/messages/${m.id}/relabel`, patch), 'Relabelled; similar mail will follow it.')}
+        />
       ))}
       <DraftEditor threadId={t.id} drafts={d.drafts} outbox={d.outbox} policies={policies} onChanged={(msg) => void act(async () => {}, msg)} />
     </div>
