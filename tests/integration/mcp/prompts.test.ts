@@ -87,6 +87,19 @@ describe('MCP prompts, completion and logging', () => {
     expect(t).toMatch(/Only after I approve, call inbox_execute/);
   });
 
+  it('file_this completes to the notes waiting in inbox/', async () => {
+    await callTool(client, 'brain_inbox_save', { content: 'Vet appointment for Rex', title: 'Vet appointment' });
+    const c = await waitFor(
+      () => client.complete({ ref: { type: 'ref/prompt', name: 'file_this' }, argument: { name: 'item', value: 'inbox/' } }),
+      (r) => r.completion.values.some((v) => /vet-appointment/.test(v)),
+      10_000,
+      'the captured note to be indexed',
+    );
+    expect(c.completion.values.every((v) => v.startsWith('inbox/'))).toBe(true);
+    const byTitle = await client.complete({ ref: { type: 'ref/prompt', name: 'file_this' }, argument: { name: 'item', value: 'appointment' } });
+    expect(byTitle.completion.values.some((v) => /vet-appointment/.test(v))).toBe(true);
+  });
+
   it('file_this captures a text, or analyzes a note path', async () => {
     const captured = text(await client.getPrompt({ name: 'file_this', arguments: { item: 'Call the vet about Rex on Tuesday\nbring the vaccination card' } }));
     expect(captured).toContain('brain_inbox_save');

@@ -3,6 +3,7 @@
  * `<data-dir>/index.db`, watched with chokidar, written atomically and versioned with git.
  */
 import fs from 'node:fs';
+import { completeFrom } from '../../kernel/complete';
 import path from 'node:path';
 import { parseWith } from '../../kernel/tool';
 import { MailroomError, notFound } from '../../kernel/errors';
@@ -331,6 +332,14 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
     ...api,
     tools: [search, read],
     resourceTemplates: vaultResources(root, () => index),
+    // The file_this prompt's `item` completes to the notes waiting in inbox/.
+    completions: {
+      'vault.inbox_note': (typed) =>
+        completeFrom(
+          index.notesIn('inbox', { deep: true, limit: 500 }).map((n) => ({ id: n.path, labels: [n.title] })),
+          typed,
+        ),
+    },
     routes: [
       // The Vault page's contract (shared/vault.ts): plain-text snippets with match ranges, pages by offset.
       { method: 'GET', path: '/api/vault/search', handler: (req) => searchPage(index, Object.fromEntries(req.query)) },

@@ -7,7 +7,7 @@ export const fileThisPrompt = definePrompt({
   name: 'file_this',
   title: 'File this',
   description: 'Capture a text into the vault inbox (or take a note already there) and suggest where it belongs; files it only after the person approves.',
-  arguments: [{ name: 'item', description: 'The text to capture, or the vault-relative path of a note (e.g. inbox/idea.md)', required: true, maxLength: 200_000 }],
+  arguments: [{ name: 'item', description: 'The text to capture, or the vault-relative path of a note (e.g. inbox/idea.md)', required: true, maxLength: 200_000, complete: 'vault.inbox_note' }],
   render: async (args) => {
     const item = args.item!;
     const approve = 'Show me the suggested action with its confidence and reasoning, and call inbox_execute only after I approve it (tell me the undo_id).';
