@@ -117,20 +117,15 @@ export function createMcpServer(surface: McpSurface, session: McpSessionInfo = {
     },
   );
   const byName = new Map(surface.tools.map((t) => [t.name, t]));
-  let initialized = false;
+  // Log forwarding starts once the session is initialized (a connection that never initializes
+  // holds no subscription) and ends when it closes.
+  const logs = surface.logs ? forwardLogs(server, surface.logs) : undefined;
   server.oninitialized = () => {
-    initialized = true;
+    logs?.start();
     surface.onSession?.({ ...session, client: server.getClientVersion()?.name });
   };
+  server.onclose = () => logs?.stop();
   if (prompts.length) registerPrompts(server, prompts, surface.completions ?? {}, session);
-  if (surface.logs) {
-    const stop = forwardLogs(server, surface.logs, () => initialized);
-    const prev = server.onclose;
-    server.onclose = () => {
-      stop();
-      prev?.();
-    };
-  }
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: surface.tools.map((t) => ({
@@ -296,20 +291,22 @@ const scrub = (v: unknown, depth = 0): unknown => {
 };
 
 /**
- * logging/setLevel and `notifications/message` for Mailroom's log records at or above the
- * session's level (default warning), once the session is initialized. Returns the unsubscribe.
+ * logging/setLevel, and — between start() (the session initialized) and stop() (it closed) —
+ * `notifications/message` for Mailroom's log records at or above the session's level (default
+ * warning).
  */
-function forwardLogs(server: Server, logs: Pick<Logger, 'subscribe'>, ready: () => boolean): () => void {
+function forwardLogs(server: Server, logs: Pick<Logger, 'subscribe'>): { start(): void; stop(): void } {
   let min = MCP_LEVELS.indexOf(DEFAULT_MCP_LOG_LEVEL);
   server.setRequestHandler(SetLevelRequestSchema, async (request) => {
     min = MCP_LEVELS.indexOf(request.params.level);
     return {};
   });
   let sending = false;
-  return logs.subscribe((rec: LogRecord) => {
+  let unsubscribe: (() => void) | undefined;
+  const sink = (rec: LogRecord) => {
     const level = TO_MCP[rec.level];
     // Sending may log (a closed transport): never recurse into ourselves.
-    if (sending || !ready() || MCP_LEVELS.indexOf(level) < min) return;
+    if (sending || MCP_LEVELS.indexOf(level) < min) return;
     sending = true;
     try {
       const data = scrub({ message: rec.msg, ...(rec.fields ?? {}) });
@@ -317,5 +314,12 @@ function forwardLogs(server: Server, logs: Pick<Logger, 'subscribe'>, ready: () 
     } finally {
       sending = false;
     }
-  });
+  };
+  return {
+    start: () => void (unsubscribe ??= logs.subscribe(sink)),
+    stop: () => {
+      unsubscribe?.();
+      unsubscribe = undefined;
+    },
+  };
 }
