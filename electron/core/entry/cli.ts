@@ -7,6 +7,7 @@ import { resolveConfig, VERSION, type Config } from '../host/config';
 import { findOwner, readLock } from '../host/lock';
 import { claudeDesktopConfigPath, connectClaudeCode, connectClaudeDesktop, connectSnippet } from '../host/connect';
 import { MailroomError } from '../kernel/errors';
+import { openInBrowser } from '../host/browser';
 import { createCliRuntime, type CliRuntime } from './cli-runtime';
 import { runHeadless } from './headless';
 import { runMcpStdio } from './mcp-stdio';
@@ -100,9 +101,38 @@ export function buildProgram(rt: CliRuntime, setOpts: (opts: CommonOpts, cmd: Co
         process.stdout.write(JSON.stringify({ running: true, pid: owner.pid, port: owner.port, url: `${owner.url}/?token=${owner.token}`, data_dir: config.dataDir, ...health }) + '\n');
       } else {
         process.stdout.write(
-          [`Mailroom ${health.version} is running (pid ${owner.pid}).`, `  UI:    ${owner.url}/?token=${owner.token}`, `  vault: ${health.vault}`, `  data:  ${config.dataDir}`, `  up:    ${health.uptime_s}s`].join('\n') + '\n',
+          [
+            `Mailroom ${health.version} is running (pid ${owner.pid}).`,
+            `  UI:    ${owner.url}/?token=${owner.token}`,
+            `  vault: ${health.vault}`,
+            `  data:  ${config.dataDir}`,
+            `  up:    ${health.uptime_s}s`,
+            ...(owner.port !== config.port && config.port !== 0 ? [`  note:  port ${config.port} was taken, so this run uses ${owner.port}; links for ${config.port} do not reach it.`] : []),
+            'Open it in your browser with: mailroom open',
+          ].join('\n') + '\n',
         );
       }
+    });
+
+  common(program.command('open'))
+    .description('open the Mailroom UI in your default browser (prints the link where there is no browser)')
+    .option('--print', 'print the link instead of opening a browser')
+    .action(async (_o: unknown, cmd: Command) => {
+      const opts = cmd.optsWithGlobals() as CommonOpts & { print?: boolean };
+      const config = configFrom(opts);
+      const owner = await findOwner(config.dataDir, 2_000);
+      if (!owner) {
+        process.stderr.write(`Mailroom is not running for ${config.dataDir}. Start it with \`npm start\` (or \`mailroom start\`), then run \`mailroom open\` again.\n`);
+        process.exitCode = 1;
+        return;
+      }
+      const link = `${owner.url}/?token=${owner.token}`;
+      if (opts.print) {
+        process.stdout.write(link + '\n');
+        return;
+      }
+      const r = await openInBrowser(link);
+      process.stdout.write(r.opened ? `Opened ${owner.url} in your browser.\n` : `Could not open a browser here (${r.why}). Open this link yourself:\n  ${link}\n`);
     });
 
   const connect = program.command('connect').description('connect Claude Desktop or Claude Code to Mailroom');

@@ -3,8 +3,9 @@ import { defineTool } from '../kernel/tool';
 import type { CoreContext, Domain } from '../kernel/types';
 import type { HealthDto, InfoDto } from '../../../shared/api';
 import { connectClaudeDesktop, connectSnippet } from './connect';
+import { settingsRoutes, type SettingsDeps } from './settings';
 
-interface AppDeps {
+interface AppDeps extends SettingsDeps {
   counts(): Record<string, number>;
   port(): number;
   startedAt: number;
@@ -52,6 +53,7 @@ export function createAppDomain(ctx: CoreContext, deps: AppDeps): Domain {
         }),
       },
       { method: 'GET', path: '/api/info', handler: () => info() },
+      ...settingsRoutes(ctx, deps),
       { method: 'GET', path: '/api/badges', handler: () => ctx.platform.badges() },
       { method: 'GET', path: '/api/connect', handler: () => connectSnippet(config) },
       {
