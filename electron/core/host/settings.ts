@@ -37,13 +37,8 @@ const inside = (child: string, parent: string) => {
 
 /** A remote URL as shown: any password in it masked. */
 export function maskRemote(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = SECRET_MASK;
-    return u.toString();
-  } catch {
-    return url;
-  }
+  // By hand, not with URL: it would percent-encode the mask.
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]+@/i, `$1${SECRET_MASK}@`);
 }
 
 /** Checks a folder chosen as the vault; returns its absolute real path. */
