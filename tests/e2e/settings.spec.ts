@@ -83,7 +83,7 @@ test('a tab whose owner stopped says so, and reconnects when it is back on the s
   await expect(banner).toContainText('npm start');
   await expect(banner).toContainText('mailroom open');
   await app.screenshot({ path: test.info().outputPath('owner-stopped.png') });
-  const again = await startTestOwner({ dataDir, vaultDir, port, staticDir: undefined });
+  const again = await startTestOwner({ dataDir, vaultDir, listenPort: port });
   try {
     await expect(app.getByTestId('connection')).toHaveAttribute('data-status', 'connected', { timeout: 20_000 });
     await expect(banner).toHaveCount(0);

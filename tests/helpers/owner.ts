@@ -45,7 +45,7 @@ export interface TestOwnerOptions extends Omit<OwnerOptions, 'log'> {
   vaultDir?: string;
   verbose?: boolean;
   /** Listen on this port (default: any free one). */
-  port?: number;
+  listenPort?: number;
 }
 
 /** A real owner (core + HTTP on a free 127.0.0.1 port) in temp dirs. */
@@ -57,7 +57,7 @@ export async function startTestOwner(opts: TestOwnerOptions = {}): Promise<TestO
     if (opts.vaultFrom) fs.cpSync(opts.vaultFrom, vaultDir, { recursive: true });
   }
   if (vaultDir && opts.vaultFiles) writeFiles(vaultDir, opts.vaultFiles);
-  const config = resolveConfig({ dataDir, vault: opts.demo ? undefined : vaultDir, port: opts.port ?? 0, env: {}, appRoot: REPO_ROOT });
+  const config = resolveConfig({ dataDir, vault: opts.demo ? undefined : vaultDir, port: opts.listenPort ?? 0, env: {}, appRoot: REPO_ROOT });
   const owner = await startOwner(config, { ...opts, log: opts.verbose ? undefined : silentLogger() });
   const clients: Client[] = [];
   const hubs: HubConnection[] = [];
