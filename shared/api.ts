@@ -9,7 +9,20 @@ export const HubEvent = {
   inboxChanged: 'InboxChanged',
   /** ({ title, body }) — a notification the renderer shows as a toast / web notification. */
   notification: 'Notification',
+  /** (IndexProgressDto) — the vault's background index advanced (at most ~5 a second) or finished. */
+  indexProgress: 'IndexProgress',
 } as const;
+
+export interface IndexProgressDto {
+  state: 'starting' | 'indexing' | 'ready' | 'failed';
+  done: number;
+  total: number;
+}
+
+/** GET /api/status: what the owner is busy with (the vault's background index). */
+export interface StatusDto {
+  index: IndexProgressDto & { ms?: number; error?: string };
+}
 
 export const HubMethod = {
   /** () => { now: ISO string } */
@@ -30,6 +43,8 @@ export interface InfoDto {
   owner_pid: number;
   port: number;
   counts: Record<string, number>;
+  /** The vault's background index (state, done / total). */
+  index?: IndexProgressDto;
 }
 
 export interface ConnectSnippetDto {

@@ -3,6 +3,7 @@ import { HubProvider } from './hub';
 import { BadgeProvider, useBadges } from './badges';
 import { ToastProvider } from './components/Toasts';
 import { ConnectionBanner, ConnectionIndicator } from './components/ConnectionIndicator';
+import { IndexStatus } from './components/IndexStatus';
 import { useRoute } from './router';
 import { InboxPage } from './pages/InboxPage';
 import { SessionsPage } from './pages/SessionsPage';
@@ -71,7 +72,7 @@ function Shell() {
                   <span className="nav-label">{n.label}</span>
                   {count > 0 && (
                     <span className="badge" data-testid={`nav-badge-${n.id}`} aria-label={`${count} pending`}>
-                      {count}
+                      {count > 99 ? '99+' : count}
                     </span>
                   )}
                 </a>
@@ -80,6 +81,7 @@ function Shell() {
           })}
         </ul>
         <div className="sidebar-foot">
+          <IndexStatus />
           <ConnectionIndicator />
         </div>
       </nav>

@@ -43,6 +43,8 @@ export interface Core {
   resourceTemplates: ResourceTemplateDef[];
   routes: RouteDef[];
   counts(): Record<string, number>;
+  /** Resolves when the vault's background index has caught up (start-up) and its watcher is ready. */
+  whenIndexed(): Promise<void>;
   startedAt: number;
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -91,6 +93,7 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
         return git.push(url);
       },
       restart: opts.restart,
+      indexStatus: () => vault.indexStatus(),
     }),
   );
 
@@ -115,6 +118,7 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
     resourceTemplates: domains.flatMap((d) => d.resourceTemplates ?? []),
     routes: domains.flatMap((d) => d.routes ?? []),
     counts,
+    whenIndexed: () => vault.whenIndexed(),
     startedAt,
     async start() {
       for (const d of domains) {

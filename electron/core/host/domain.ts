@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../kernel/tool';
 import type { CoreContext, Domain } from '../kernel/types';
-import type { HealthDto, InfoDto } from '../../../shared/api';
+import type { HealthDto, InfoDto, StatusDto } from '../../../shared/api';
 import { connectClaudeDesktop, connectSnippet } from './connect';
 import { settingsRoutes, type SettingsDeps } from './settings';
 
@@ -9,6 +9,8 @@ interface AppDeps extends SettingsDeps {
   counts(): Record<string, number>;
   port(): number;
   startedAt: number;
+  /** The vault's background index, when there is a vault. */
+  indexStatus?(): StatusDto['index'];
 }
 
 /** The app's own surface: health, info, and connecting Claude. */
@@ -21,11 +23,14 @@ export function createAppDomain(ctx: CoreContext, deps: AppDeps): Domain {
     owner_pid: process.pid,
     port: deps.port(),
     counts: deps.counts(),
+    ...(deps.indexStatus ? { index: pick(deps.indexStatus()) } : {}),
   });
+  const pick = (s: StatusDto['index']) => ({ state: s.state, done: s.done, total: s.total });
+  const status = (): StatusDto => ({ index: deps.indexStatus?.() ?? { state: 'ready', done: 0, total: 0 } });
   const mailroomInfo = defineTool({
     name: 'mailroom_info',
     title: 'Mailroom info',
-    description: 'Version, vault path, data dir, item counts and owner pid of this Mailroom.',
+    description: 'Version, vault path, data dir, item counts, owner pid and vault index progress (index: { state, done, total }) of this Mailroom.',
     annotations: { readOnlyHint: true },
     input: z.object({}).strict(),
     output: z.object({
@@ -35,6 +40,7 @@ export function createAppDomain(ctx: CoreContext, deps: AppDeps): Domain {
       owner_pid: z.number().int(),
       port: z.number().int(),
       counts: z.record(z.string(), z.number()),
+      index: z.object({ state: z.enum(['starting', 'indexing', 'ready', 'failed']), done: z.number().int(), total: z.number().int() }).optional(),
     }),
     handler: () => info(),
   });
@@ -53,6 +59,7 @@ export function createAppDomain(ctx: CoreContext, deps: AppDeps): Domain {
         }),
       },
       { method: 'GET', path: '/api/info', handler: () => info() },
+      { method: 'GET', path: '/api/status', handler: () => status() },
       ...settingsRoutes(ctx, deps),
       { method: 'GET', path: '/api/badges', handler: () => ctx.platform.badges() },
       { method: 'GET', path: '/api/connect', handler: () => connectSnippet(config) },

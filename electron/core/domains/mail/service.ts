@@ -12,7 +12,7 @@ import { extractToSchema, type ExtractResult } from './extract';
 import { ImapSync, type ImapState } from './imap';
 import { testImap, testSmtp } from './accounts';
 import type { MailTestBody, MailTestResult } from '../../../../shared/settings';
-import { readSource, readUpload, type RawItem } from './importers';
+import { readSource, readUpload, readUploadFile, type RawItem } from './importers';
 import { ingest, type ImportReport } from './ingest';
 import { Outbox, type OutboxRow } from './outbox';
 import { ContractValidator } from './schemas';
@@ -230,13 +230,18 @@ export class MailService {
   }
 
   importPath(inboxId: string, p: string, onProgress?: (p: { phase: string; done: number; total: number }) => void): Promise<ImportReport> {
-    this.store.inbox(inboxId);
-    return this.importItems(inboxId, readSource(p), onProgress);
+    const ib = this.store.inbox(inboxId);
+    // Streams (an mbox is split as it is read); the UI hears the progress like an upload's.
+    const progress = onProgress ?? ((x: { phase: string; done: number; total: number }) => this.ctx.hub.broadcast('MailImportProgress', { import_id: null, inbox_id: ib.id, ...x }));
+    return this.importItems(ib.id, readSource(p), progress);
   }
 
   importUpload(inboxId: string, buf: Buffer, filename: string, importId?: string): Promise<ImportReport> {
     this.store.inbox(inboxId);
-    const items = [...readUpload(buf, filename)];
+    return this.importUploadItems(inboxId, [...readUpload(buf, filename)], importId);
+  }
+
+  private importUploadItems(inboxId: string, items: Iterable<RawItem>, importId?: string): Promise<ImportReport> {
     const progress = (p: { phase: string; done: number; total: number }) => this.ctx.hub.broadcast('MailImportProgress', { import_id: importId ?? null, inbox_id: inboxId, ...p });
     return this.importItems(inboxId, items, progress).then((report) => {
       // The last event of an import: the page ends its bar on this or on the HTTP reply, whichever is first.
@@ -266,7 +271,14 @@ export class MailService {
         }
       };
       await pipeline(limited, out);
-      return await this.importUpload(ib.id, fs.readFileSync(file), filename, importId);
+      // Validated up front (a non-mail file is an error before anything is stored), then streamed.
+      const items = readUploadFile(file, filename);
+      const first = items.next();
+      const all = (function* () {
+        if (!first.done) yield first.value;
+        yield* items;
+      })();
+      return await this.importUploadItems(ib.id, all, importId);
     } finally {
       fs.rmSync(file, { force: true });
     }

@@ -11,13 +11,14 @@ import { indexDbPath } from '../../kernel/db';
 import { atomicWrite, sha256, sweepTempFiles } from './fsops';
 import { parseNote } from './parse';
 import { isNotePath, normalizeRel, readVaultFile, resolveVaultPath, toPosix, tryReadVaultFile } from './paths';
-import { catchUp, VaultIndex, type CatchUpReport, type SearchHit } from './store';
+import { VaultIndex, type CatchUpReport, type SearchHit } from './store';
+import { runIndex, type IndexRun } from './indexer';
 import { watchVault, type VaultWatcher } from './watch';
 import { openVaultGit, type VaultGit } from './git';
 import { brainSearchTool } from './tools/brain_search';
 import { brainReadNoteTool } from './tools/brain_read_note';
 
-export { VaultIndex, catchUp, listNoteFiles, ftsQuery, type SearchHit, type EntityPlace, type CatchUpReport } from './store';
+export { VaultIndex, catchUp, catchUpSteps, listNoteFiles, ftsQuery, makeSnippet, COMMON_TERM_DOCS, type SearchHit, type EntityPlace, type CatchUpReport } from './store';
 export { parseNote, splitFrontmatter, capitalizedPhrases, normName, fileStem, type ParsedNote } from './parse';
 export {
   normalizeRel,
@@ -46,6 +47,18 @@ export interface VaultOptions {
   remote?: string;
   /** awaitWriteFinish stability threshold (ms). */
   stabilityMs?: number;
+  /** Index on this thread (in batches that yield) instead of a worker thread. */
+  inlineIndex?: boolean;
+}
+
+/** Where the background index stands: `indexing` until every note is searchable. */
+export interface IndexStatus {
+  state: 'starting' | 'indexing' | 'ready' | 'failed';
+  done: number;
+  total: number;
+  /** Duration of the last completed run. */
+  ms?: number;
+  error?: string;
 }
 
 export interface Note {
@@ -78,6 +91,10 @@ export interface VaultApi {
   git(): VaultGit | undefined;
   /** Resolves once the watcher has handed over every change seen so far. */
   settle(): Promise<void>;
+  /** The background index: state and progress. */
+  indexStatus(): IndexStatus;
+  /** Resolves when the start-up (or current) index run has finished and the watcher is ready. */
+  whenIndexed(): Promise<void>;
 }
 
 export type VaultDomain = Domain & VaultApi;
@@ -110,6 +127,7 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
       for (const d of removedDirs) changed.push(...index.removeUnder(d));
       for (const rel of paths) {
         if (!isNotePath(rel)) continue;
+        syncedDuringRun?.add(rel);
         // The vault rule: hidden paths and symlinks leading outside (or to hidden files) are absent.
         const f = tryReadVaultFile(root, rel);
         if (!f) {
@@ -124,12 +142,76 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
         index.upsert(rel, text, st, undefined, hash);
         changed.push(rel);
       }
-    })();
+      // IMMEDIATE: take the write lock first (waiting on busy_timeout) so a background indexer
+      // batch never makes this fail with an instant "database is locked" on a read→write upgrade.
+    }).immediate();
     return changed;
   };
 
   const emitChanged = (paths: string[]) => {
     if (paths.length) ctx.events.emit('vault:changed', { paths });
+  };
+
+  // ---- the background index (a worker thread), its progress and the paths synced meanwhile ----
+  const status: IndexStatus = { state: 'starting', done: 0, total: 0 };
+  let run: IndexRun | undefined;
+  let current: Promise<unknown> | undefined;
+  let syncedDuringRun: Set<string> | undefined;
+  let lastBroadcast = 0;
+  const announce = (force = false) => {
+    const now = Date.now();
+    if (!force && now - lastBroadcast < 200) return;
+    lastBroadcast = now;
+    const p = { state: status.state, done: status.done, total: status.total };
+    ctx.hub.broadcast('IndexProgress', p);
+    ctx.events.emit('vault:indexing', p);
+  };
+  const startRun = (full: boolean): Promise<Omit<CatchUpReport, 'changed'>> => {
+    const t = performance.now();
+    Object.assign(status, { state: 'indexing', done: 0, total: 0, error: undefined });
+    syncedDuringRun = new Set();
+    announce(true);
+    run = runIndex({
+      index,
+      dbFile: indexDbPath(ctx.config.dataDir),
+      root,
+      full,
+      log,
+      inline: opts.inlineIndex,
+      onBatch: (p) => {
+        const first = status.done === 0;
+        status.done = p.done;
+        status.total = p.total;
+        if (p.changed.length) {
+          index.touch();
+          emitChanged(p.changed);
+        }
+        announce(first);
+      },
+    });
+    const r = run.done.then(
+      (report) => {
+        // Changes the watcher synced while the run read older bytes: sync them again (hash check).
+        const again = [...(syncedDuringRun ?? [])];
+        syncedDuringRun = undefined;
+        index.touch();
+        if (again.length) emitChanged(sync(again));
+        Object.assign(status, { state: 'ready', done: report.scanned, total: report.scanned, ms: Math.round(performance.now() - t) });
+        log.info('vault index caught up', { ...report, ms: status.ms });
+        announce(true);
+        ctx.events.emit('vault:indexed', { ...report, ms: status.ms });
+        return report;
+      },
+      (e: unknown) => {
+        syncedDuringRun = undefined;
+        Object.assign(status, { state: 'failed', error: String((e as Error)?.message ?? e) });
+        log.error('vault indexing failed', { error: status.error });
+        announce(true);
+        throw e;
+      },
+    );
+    current = r;
+    return r;
   };
 
   const refresh = (paths: string[]) => emitChanged(sync(paths.map((p) => normalizeRel(p))));
@@ -213,11 +295,9 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
     refresh,
     async reindex(o = {}) {
       return exclusive(async () => {
-        const t = performance.now();
-        if (o.full) index.clear();
-        const r = catchUp(index, root);
-        emitChanged(r.changed);
-        return { ...r, ms: Math.round(performance.now() - t) };
+        await current?.catch(() => undefined);
+        const r = await startRun(!!o.full);
+        return { ...r, changed: [], ms: status.ms ?? 0 };
       });
     },
     async push() {
@@ -231,12 +311,19 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
     },
     git: () => vgit,
     async settle() {
+      await watcher?.ready;
       await watcher?.flush();
       await queue;
+    },
+    indexStatus: () => ({ ...status }),
+    async whenIndexed() {
+      await current?.catch(() => undefined);
+      await watcher?.ready;
     },
   };
 
   const search = brainSearchTool(api);
+  index.root = root;
   const read = brainReadNoteTool(api);
 
   return {
@@ -269,10 +356,9 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
       sweepTempFiles(root);
       vgit = await openVaultGit(root, { init: opts.gitInit ?? ctx.config.file.git_init ?? ctx.config.demoVault, log });
       await recoverPending();
-      const t = performance.now();
-      const r = catchUp(index, root);
-      log.info('vault index caught up', { scanned: r.scanned, indexed: r.indexed, removed: r.removed, ms: Math.round(performance.now() - t) });
-      emitChanged(r.changed);
+      // Usable from the first second: the catch-up runs in the background (a worker thread) and
+      // reports progress; searches meanwhile serve what is indexed so far, with a note saying so.
+      startRun(false).catch(() => undefined);
       if (opts.watch !== false) {
         watcher = watchVault({
           root,
@@ -280,10 +366,11 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
           stabilityMs: opts.stabilityMs,
           onChange: (paths, dirs) => emitChanged(sync(paths.map(toPosix), dirs)),
         });
-        await watcher.ready;
       }
     },
     async stop() {
+      await run?.stop();
+      await watcher?.ready.catch(() => undefined);
       await watcher?.close();
       watcher = undefined;
       await queue.catch(() => undefined);
