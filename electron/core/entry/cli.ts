@@ -8,6 +8,7 @@ import { findOwner, readLock } from '../host/lock';
 import { claudeDesktopConfigPath, connectClaudeCode, connectClaudeDesktop, connectSnippet } from '../host/connect';
 import { MailroomError } from '../kernel/errors';
 import { openInBrowser } from '../host/browser';
+import type { SettingsDto } from '../../../shared/settings';
 import { createCliRuntime, type CliRuntime } from './cli-runtime';
 import type { StatusDto } from '../../../shared/api';
 import { runHeadless } from './headless';
@@ -100,8 +101,10 @@ export function buildProgram(rt: CliRuntime, setOpts: (opts: CommonOpts, cmd: Co
       const get = async <T>(route: string) => (await (await fetch(owner.url + route, { headers: { authorization: `Bearer ${owner.token}` } })).json()) as T;
       const health = await get<{ version: string; vault: string; uptime_s: number }>('/api/health');
       const st = await get<StatusDto>('/api/status').catch(() => undefined);
+      // The owner knows whether it fell back from its usual port (flags of its own start are not ours).
+      const note = (await get<SettingsDto>('/api/settings').catch(() => undefined))?.address?.note ?? null;
       if (opts.json) {
-        process.stdout.write(JSON.stringify({ running: true, pid: owner.pid, port: owner.port, url: `${owner.url}/?token=${owner.token}`, data_dir: config.dataDir, ...health, ...(st ? { index: st.index } : {}) }) + '\n');
+        process.stdout.write(JSON.stringify({ running: true, pid: owner.pid, port: owner.port, url: `${owner.url}/?token=${owner.token}`, data_dir: config.dataDir, ...health, ...(st ? { index: st.index } : {}), port_note: note }) + '\n');
       } else {
         const n = (x: number) => x.toLocaleString('en');
         const idx = st?.index;
@@ -114,7 +117,7 @@ export function buildProgram(rt: CliRuntime, setOpts: (opts: CommonOpts, cmd: Co
             `  index: ${line}`,
             `  data:  ${config.dataDir}`,
             `  up:    ${health.uptime_s}s`,
-            ...(owner.port !== config.port && config.port !== 0 ? [`  note:  port ${config.port} was taken, so this run uses ${owner.port}; links for ${config.port} do not reach it.`] : []),
+            ...(note ? [`  note:  ${note}`] : []),
             'Open it in your browser with: mailroom open',
           ].join('\n') + '\n',
         );
