@@ -49,6 +49,8 @@ test.describe('Settings → Mail accounts against a real Dovecot', () => {
       await expect(row.getByTestId('account-synced')).toBeVisible({ timeout: 20_000 });
       await expect(row.getByTestId('account-error')).toHaveCount(0);
       await app.screenshot({ path: test.info().outputPath('account-synced.png'), fullPage: true });
+      // For docs/settings.md, only when asked (never during npm test).
+      if (process.env.MAILROOM_SCREENSHOTS) await app.screenshot({ path: 'docs/screenshots/settings-mail.png' });
 
       await app.getByRole('link', { name: /Mail/ }).first().click();
       await expect(app.getByText('Welcome aboard').first()).toBeVisible();
