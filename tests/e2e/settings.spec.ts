@@ -60,7 +60,7 @@ test.describe('Settings → Mail accounts against a real Dovecot', () => {
   });
 });
 
-test('the other settings: vault, address, language model, models in plain words', async ({ app }) => {
+test('the other settings: a vault error in place, the address, models in plain words', async ({ app }) => {
   await app.goto(app.url().replace(/#.*$/, '') + '#/settings/vault');
   await app.getByLabel('Vault folder').fill('/no/such/folder');
   await app.getByRole('button', { name: 'Use this folder' }).click();
@@ -92,4 +92,21 @@ test('a tab whose owner stopped says so, and reconnects when it is back on the s
   } finally {
     await again.close();
   }
+});
+
+test('switching the vault restarts on it at the same address, with progress, and the page follows', async ({ app, owner }) => {
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  const { tempDir } = await import('../helpers/owner');
+  const next = fs.realpathSync(tempDir('mailroom-e2e-vault-'));
+  fs.writeFileSync(path.join(next, 'one.md'), '# One\n');
+  fs.writeFileSync(path.join(next, 'two.md'), '# Two\n');
+  await app.goto(app.url().replace(/#.*$/, '') + '#/settings/vault');
+  await app.getByLabel('Vault folder').fill(next);
+  await app.getByRole('button', { name: 'Use this folder' }).click();
+  await expect(app.getByTestId('vault-result')).toContainText(`Now using ${next}: 2 notes indexed`, { timeout: 30_000 });
+  await expect(app.getByTestId('vault-path')).toHaveText(next);
+  await expect(app.getByTestId('connection')).toHaveAttribute('data-status', 'connected');
+  expect(app.url()).toContain(owner.url);
+  await app.getByTestId('settings-vault').screenshot({ path: test.info().outputPath('vault-switched.png') });
 });

@@ -2,7 +2,8 @@ import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import type { CheckResult, SettingsDto, VaultSwitchDto } from '../../../../shared/settings';
 import { SECRET_MASK } from '../../../../shared/secrets';
 import { api, ApiError } from '../../api';
-import { useHub } from '../../hub';
+import { useHub, useHubEvent } from '../../hub';
+import { HubEvent, type IndexProgressDto, type StatusDto } from '../../../../shared/api';
 
 const errText = (e: unknown) => (e instanceof ApiError ? e.message : String(e));
 
@@ -55,13 +56,25 @@ export function VaultSetting({ s }: { s: SettingsDto }) {
     }
   };
 
-  // The owner restarts on the new vault; when the hub is back and the settings show it, we're done.
+  const [progress, setProgress] = useState<IndexProgressDto | null>(null);
+  useHubEvent(HubEvent.indexProgress, (x) => switching && setProgress(x as IndexProgressDto));
+  // The owner restarts on the new vault; once the hub is back on it, follow the index until ready.
+  const onNewVault = !!switching && status === 'connected' && s.vault.path === switching.path;
   useEffect(() => {
-    if (switching && status === 'connected' && s.vault.path === switching.path) {
+    if (!onNewVault) return;
+    api.get<StatusDto>('/api/status').then((st) => setProgress(st.index), () => undefined);
+  }, [onNewVault]);
+  useEffect(() => {
+    if (onNewVault && switching && progress?.state === 'ready') {
+      setMsg({ ok: true, message: `Now using ${switching.path}: ${progress.total || switching.notes} notes indexed.` });
       setSwitching(null);
-      setMsg({ ok: true, message: `Now using ${switching.path}: ${switching.notes} notes indexed.` });
+      setProgress(null);
+    } else if (onNewVault && progress?.state === 'failed') {
+      setMsg(`Now using ${switching!.path}, but indexing failed (see the log).`);
+      setSwitching(null);
+      setProgress(null);
     }
-  }, [switching, status, s.vault.path]);
+  }, [onNewVault, switching, progress]);
 
   return (
     <Card id="vault" title="Vault">
@@ -83,8 +96,17 @@ export function VaultSetting({ s }: { s: SettingsDto }) {
       </form>
       {switching && (
         <div className="progress" role="status" data-testid="vault-switching">
-          <div className="progress-bar indeterminate" />
-          Switching to <code>{switching.path}</code> and indexing {switching.notes} notes…
+          {onNewVault && progress?.total ? (
+            <>
+              <progress max={progress.total} value={progress.done} aria-label="Indexing" />
+              Indexing {progress.done.toLocaleString('en')} / {progress.total.toLocaleString('en')} notes of <code>{switching.path}</code>…
+            </>
+          ) : (
+            <>
+              <div className="progress-bar indeterminate" />
+              Switching to <code>{switching.path}</code> ({switching.notes} notes)…
+            </>
+          )}
         </div>
       )}
       <Result r={msg} testId="vault-result" />
