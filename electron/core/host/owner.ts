@@ -24,11 +24,6 @@ export interface Owner {
 export interface OwnerOptions extends CoreOptions {
   /** The built renderer to serve (headless mode). */
   staticDir?: string;
-  /**
-   * Called by the core to restart the owner on a changed config (e.g. a new vault): the same
-   * port and token, new core. Set by startOwner itself; the CLI's in-process core has none.
-   */
-  restart?: () => void;
 }
 
 export class OwnerRunningError extends MailroomError {
@@ -62,7 +57,7 @@ export async function startOwner(config: Config, opts: OwnerOptions = {}): Promi
     const token = ensureToken(config.dataDir);
     let portNote: string | null = null;
     let restart: (next: { vaultDir: string }) => void = () => undefined;
-    core = await createCore(config, { ...opts, log, port: () => http?.port ?? 0, address: () => ({ preferred: config.port, note: portNote }), restart: (next) => restart(next) });
+    core = await createCore(config, { ...opts, log, port: () => http?.port ?? 0, address: () => ({ preferred: config.port, note: portNote }), restart: (next) => (opts.restart ?? restart)(next) });
     await core.start();
     const listened = await listen(config, (port) =>
       startHttpServer({
@@ -120,10 +115,12 @@ export async function startOwner(config: Config, opts: OwnerOptions = {}): Promi
       if (stopped || restarting) return;
       restarting = (async () => {
         log.info('restarting on a new vault', { vault: next.vaultDir });
-        await stopThis();
+        const port = self.http.port;
+        await stopCurrent();
         stopCurrent = async () => undefined;
-        const cfg: Config = { ...config, vaultDir: next.vaultDir, demoVault: false, file: readConfigFile(config.dataDir), port: running.port, portSource: 'file' };
-        const fresh = await startOwner(cfg, { ...opts, log });
+        const cfg: Config = { ...config, vaultDir: next.vaultDir, demoVault: false, file: readConfigFile(config.dataDir), port, portSource: 'file' };
+        // The new core's Settings restart this owner again (not a nested one), so `self` stays current.
+        const fresh = await startOwner(cfg, { ...opts, log, restart: (n) => restart(n) });
         Object.assign(self, { core: fresh.core, http: fresh.http, url: fresh.url, uiUrl: fresh.uiUrl, portNote: fresh.portNote });
         stopCurrent = () => fresh.stop();
       })()

@@ -76,6 +76,18 @@ describe('Settings change things', () => {
     expect(owner.url).toBe(url);
     const info = await waitFor(async () => (await owner.api<{ counts: Record<string, number> }>('GET', '/api/info')).body, (i) => i.counts.notes === 2, 10_000, 'the new vault indexed');
     expect(info.counts.notes).toBe(2);
+
+    // And again: the owner keeps following (the second switch restarts the same owner object).
+    const third = fs.realpathSync(tempDir('mailroom-third-vault-'));
+    fs.writeFileSync(path.join(third, 'gamma.md'), '# Gamma\n');
+    expect((await owner.api<VaultSwitchDto>('PUT', '/api/settings/vault', { path: third })).body.restarting).toBe(true);
+    await waitFor(
+      async () => (await owner.api<{ vault?: string }>('GET', '/api/health').catch(() => ({ status: 0, body: {} as { vault?: string } }))).body,
+      (h) => h.vault === third,
+      20_000,
+      'the owner on the third vault',
+    );
+    expect((await owner.api<{ vault: string }>('GET', '/api/settings')).body.vault).toMatchObject({ path: third, demo: false });
   });
 
   it('keeps the LLM API key sealed, tests the endpoint, and says what is wrong in words', async () => {
