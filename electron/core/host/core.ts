@@ -19,6 +19,7 @@ import { createInbox } from '../domains/inbox';
 import { createMailbox } from '../domains/mailbox';
 import { createVault } from '../domains/vault';
 import { createRouter } from '../domains/router';
+import { createHistory } from '../domains/history';
 
 export interface CoreOptions {
   /** Electron passes its own; the headless owner uses web notifications over the hub. */
@@ -77,6 +78,7 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
   add(createMailbox(ctx)); // [mailbox] session mailbox (seed 003)
   const router = add(createRouter(ctx, { vault, inbox })); // [router] MCP router (seed 001)
   add(createMail(ctx, { nlp, inbox, router })); // [mail] NeuralMail (seed 002)
+  add(createHistory(ctx, { vault, inbox })); // [history] what Mailroom did: git log + journals, diffs, undo
 
   const startedAt = Date.now();
   const counts = () => Object.assign({}, ...domains.map((d) => d.counts?.() ?? {})) as Record<string, number>;

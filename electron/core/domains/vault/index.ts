@@ -4,10 +4,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { invokeTool } from '../../kernel/tool';
+import { parseWith } from '../../kernel/tool';
 import { MailroomError, notFound } from '../../kernel/errors';
 import type { CoreContext, Domain, JsonObject } from '../../kernel/types';
 import { indexDbPath } from '../../kernel/db';
+import { RevealBody } from '../../../../shared/vault';
+import { folderTree, listNotes, noteView, reveal, searchPage } from './view';
+import { vaultResources } from './resources';
 import { atomicWrite, sha256, sweepTempFiles } from './fsops';
 import { parseNote } from './parse';
 import { isNotePath, normalizeRel, readVaultFile, resolveVaultPath, toPosix, tryReadVaultFile } from './paths';
@@ -330,15 +333,17 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
     name: 'vault',
     ...api,
     tools: [search, read],
+    resourceTemplates: vaultResources(root, () => index),
     routes: [
-      {
-        method: 'GET',
-        path: '/api/vault/search',
-        handler: (req) =>
-          invokeTool(search, { query: req.query.get('q') ?? '', limit: req.query.has('limit') ? Number(req.query.get('limit')) : undefined, folder: req.query.get('folder') ?? undefined }, { origin: 'api' }),
-      },
-      { method: 'GET', path: '/api/vault/note', handler: (req) => invokeTool(read, { path: req.query.get('path') ?? '' }, { origin: 'api' }) },
+      // The Vault page's contract (shared/vault.ts): plain-text snippets with match ranges, pages by offset.
+      { method: 'GET', path: '/api/vault/search', handler: (req) => searchPage(index, Object.fromEntries(req.query)) },
+      // A note as the page shows it: brain_read_note's fields plus resolved wikilinks and backlinks.
+      { method: 'GET', path: '/api/vault/note', handler: (req) => noteView(root, index, req.query.get('path') ?? '') },
       { method: 'GET', path: '/api/vault/folders', handler: () => ({ folders: api.listFolders() }) },
+      { method: 'GET', path: '/api/vault/tree', handler: () => folderTree(index, api.listFolders()) },
+      { method: 'GET', path: '/api/vault/notes', handler: (req) => listNotes(index, Object.fromEntries(req.query)) },
+      { method: 'GET', path: '/api/vault/backlinks', handler: (req) => ({ backlinks: index.backlinks(normalizeRel(req.query.get('path') ?? '')) }) },
+      { method: 'POST', path: '/api/vault/reveal', handler: (req) => reveal(root, parseWith(RevealBody, req.body, 'body').path) },
       {
         method: 'POST',
         path: '/api/vault/reindex',

@@ -87,6 +87,12 @@ export interface EntityPlace {
   kind: 'title' | 'alias' | 'link' | 'mention';
 }
 
+/** Of several notes a link could mean: the one in the linking note's folder, else the shortest path. */
+function pickNearest(rows: Array<{ path: string; folder: string }>, from?: string): string | undefined {
+  const here = from ? folderOf(from) : undefined;
+  return [...rows].sort((a, b) => Number(b.folder === here) - Number(a.folder === here) || a.path.length - b.path.length || a.path.localeCompare(b.path))[0]?.path;
+}
+
 /** `foo bar*` / `"swim meet"` → an FTS5 query: quoted terms (no syntax injection), prefixes, phrases. */
 export function ftsQuery(query: string, op: 'AND' | 'OR' = 'AND'): string | undefined {
   const parts = ftsParts(query);
@@ -121,7 +127,7 @@ const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCa
  * `**bold**`, `…` where text was cut: what FTS5's snippet() gives, computed for the returned
  * page only (the FTS table is contentless).
  */
-export function makeSnippet(text: string, parts: string[], tokens = 12): string {
+export function makeSnippet(text: string, parts: string[], tokens = 12, marks: [string, string] = ['**', '**']): string {
   const words: Array<{ w: string; prefix: boolean }> = [];
   for (const p of parts) {
     const prefix = p.endsWith('*');
@@ -140,7 +146,7 @@ export function makeSnippet(text: string, parts: string[], tokens = 12): string 
   let at = toks[from].start;
   for (let i = from; i < to; i++) {
     const t = toks[i];
-    out += text.slice(at, t.start) + (t.hit ? `**${text.slice(t.start, t.end)}**` : text.slice(t.start, t.end));
+    out += text.slice(at, t.start) + (t.hit ? `${marks[0]}${text.slice(t.start, t.end)}${marks[1]}` : text.slice(t.start, t.end));
     at = t.end;
   }
   return (from > 0 ? '…' : '') + out.replace(/\s+/g, ' ') + (to < toks.length ? '…' : '');
@@ -320,11 +326,102 @@ export class VaultIndex {
     return [];
   }
 
-  private snippetFor(rel: string, parts: string[]): string {
+  private snippetFor(rel: string, parts: string[], marks: [string, string] = ['**', '**']): string {
     if (!this.root) return '';
     const f = tryReadVaultFile(this.root, rel);
     if (!f) return '';
-    return makeSnippet(searchableText(splitFrontmatter(f.data.toString('utf8')).body), parts);
+    return makeSnippet(searchableText(splitFrontmatter(f.data.toString('utf8')).body), parts, 12, marks);
+  }
+
+  /**
+   * One page of search results for the Vault page: the snippet comes back with \u0002/\u0003 around
+   * each match (characters that never occur in notes' text), which `snippetRanges` turns into plain
+   * text + ranges — the renderer never parses markup out of it.
+   */
+  searchPage(query: string, opts: { limit: number; offset: number; folder?: string }): Array<{ path: string; title: string; folder: string; snippet: string; score: number }> {
+    const folder = opts.folder ? opts.folder.replace(/^\/+|\/+$/g, '') : '';
+    const sql = `SELECT n.path, n.title, n.folder, -bm25(notes_fts, 10.0, 8.0, 3.0, 1.0) AS score
+                 FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid
+                 WHERE notes_fts MATCH ?
+                   AND (? = '' OR n.folder = ? OR n.folder LIKE ? || '/%')
+                 ORDER BY score DESC, n.path LIMIT ? OFFSET ?`;
+    const count = `SELECT count(*) AS n FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid WHERE notes_fts MATCH ? AND (? = '' OR n.folder = ? OR n.folder LIKE ? || '/%')`;
+    for (const op of ['AND', 'OR'] as const) {
+      const q = ftsQuery(query, op);
+      if (!q) return [];
+      // The OR fallback is used only when AND finds nothing at all (not just on a later page).
+      if (op === 'AND' && q.includes(' ') && (this.stmt(count).get(q, folder, folder, folder) as { n: number }).n === 0) continue;
+      const rows = this.stmt(sql).all(q, folder, folder, folder, opts.limit, opts.offset) as Array<{ path: string; title: string; folder: string; score: number }>;
+      // The index keeps no note text: snippets come from the files, for this page only.
+      const parts = ftsParts(query);
+      return rows.map((r) => ({ ...r, snippet: this.snippetFor(r.path, parts, ['\u0002', '\u0003']), score: Math.round(r.score * 1000) / 1000 }));
+    }
+    return [];
+  }
+
+  /** Notes in `folder` (directly, or `deep` in every subfolder), by path, from `after` on. */
+  notesIn(folder: string, opts: { deep: boolean; after?: string; limit: number }): Array<{ path: string; title: string; folder: string; mtime_ms: number }> {
+    const where = folder === '' ? (opts.deep ? '1' : "folder = ''") : opts.deep ? "(folder = ? OR folder LIKE ? || '/%')" : 'folder = ?';
+    const params: unknown[] = folder === '' ? [] : opts.deep ? [folder, folder] : [folder];
+    return this.db
+      .prepare(`SELECT path, title, folder, mtime_ms FROM notes WHERE ${where} AND path > ? ORDER BY path LIMIT ?`)
+      .all(...params, opts.after ?? '', opts.limit) as Array<{ path: string; title: string; folder: string; mtime_ms: number }>;
+  }
+
+  countIn(folder: string, deep: boolean): number {
+    const where = folder === '' ? (deep ? '1' : "folder = ''") : deep ? "(folder = ? OR folder LIKE ? || '/%')" : 'folder = ?';
+    const params: unknown[] = folder === '' ? [] : deep ? [folder, folder] : [folder];
+    return (this.db.prepare(`SELECT count(*) AS n FROM notes WHERE ${where}`).get(...params) as { n: number }).n;
+  }
+
+  /**
+   * Where a wikilink leads, the way Obsidian resolves it: a path (`folder/Note`), else a file name
+   * anywhere in the vault (the one in the linking note's folder first, then the shortest path),
+   * else a note whose title or alias is that name. Undefined when nothing matches.
+   */
+  resolveLink(target: string, from?: string): string | undefined {
+    const t = target.replace(/#.*$/, '').replace(/\|.*$/, '').trim().replace(/^\/+/, '').replace(/\.md$/i, '');
+    if (!t) return undefined;
+    const esc = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
+    const pick = (rows: Array<{ path: string; folder: string }>) => pickNearest(rows, from);
+    const byName = this.stmt("SELECT path, folder FROM notes WHERE path LIKE ? ESCAPE '\\' OR path LIKE ? ESCAPE '\\'").all(`${esc(t)}.md`, `%/${esc(t)}.md`) as Array<{ path: string; folder: string }>;
+    // LIKE is case-insensitive for ASCII only; keep exact-case or case-folded equal names.
+    const lower = t.toLowerCase();
+    const named = byName.filter((r) => r.path.toLowerCase() === `${lower}.md` || r.path.toLowerCase().endsWith(`/${lower}.md`));
+    if (named.length) return pick(named);
+    const n = normName(t.slice(t.lastIndexOf('/') + 1));
+    if (!n) return undefined;
+    const titled = this.stmt("SELECT n.path, n.folder FROM entities e JOIN notes n ON n.id = e.note_id WHERE e.name = ? AND e.kind IN ('title', 'alias')").all(n) as Array<{ path: string; folder: string }>;
+    return pick(titled);
+  }
+
+  /** Notes whose wikilinks resolve to `rel` (by file name, or by title/alias when no file has that name). */
+  backlinks(rel: string, limit = 200): Array<{ path: string; title: string; folder: string }> {
+    const meta = this.noteMeta(rel);
+    if (!meta) return [];
+    const stemKey = (p: string) => normName(p.slice(p.lastIndexOf('/') + 1).replace(/\.md$/i, ''));
+    const names = [...new Set([stemKey(rel), normName(meta.title), ...meta.aliases.map(normName)].filter(Boolean))];
+    const rows = this.db
+      .prepare(
+        `SELECT n.path, n.title, n.folder, group_concat(l.target, char(1)) AS targets FROM links l JOIN notes n ON n.id = l.note_id
+         WHERE l.target IN (${names.map(() => '?').join(',')}) AND n.path != ? GROUP BY n.id ORDER BY n.path LIMIT ?`,
+      )
+      .all(...names, rel, limit * 4) as Array<{ path: string; title: string; folder: string; targets: string }>;
+    if (!rows.length) return [];
+    // Every note carrying one of these names as its file name (two notes may share a name).
+    const sameName = (this.stmt('SELECT path, folder FROM notes').all() as Array<{ path: string; folder: string }>).filter((r) => names.includes(stemKey(r.path)));
+    const titled = this.stmt("SELECT n.path, n.folder FROM entities e JOIN notes n ON n.id = e.note_id WHERE e.name = ? AND e.kind IN ('title', 'alias')");
+    const out: Array<{ path: string; title: string; folder: string }> = [];
+    for (const r of rows) {
+      const leadsHere = r.targets.split('\u0001').some((x) => {
+        const byFile = sameName.filter((c) => stemKey(c.path) === x);
+        const pool = byFile.length ? byFile : (titled.all(x) as Array<{ path: string; folder: string }>);
+        return pickNearest(pool, r.path) === rel;
+      });
+      if (leadsHere) out.push({ path: r.path, title: r.title, folder: r.folder });
+      if (out.length >= limit) break;
+    }
+    return out;
   }
 
   /** Where a name lives: notes titled/aliased with it, linking to it, or mentioning it. */

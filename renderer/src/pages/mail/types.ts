@@ -23,6 +23,9 @@ export interface Triage {
   sentiment: 'negative' | 'neutral' | 'positive';
   confidence: number;
   suggested_route?: string;
+  taxonomy_id?: string;
+  /** 1 when a person corrected it on this page (kept as a labelled example for later triage). */
+  relabelled?: number;
 }
 
 export interface ThreadItem {
