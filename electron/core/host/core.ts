@@ -10,6 +10,8 @@ import type { Config } from './config';
 import { ensureDemoVault } from './demo';
 import { headlessPlatform } from './platform';
 import { createAppDomain } from './domain';
+import { openSealedConfig } from './settings';
+import { MailroomError } from '../kernel/errors';
 import { createNlp } from '../domains/nlp';
 import { createMemory } from '../domains/memory';
 import { createMail } from '../domains/mail';
@@ -26,6 +28,10 @@ export interface CoreOptions {
   clock?: Clock;
   /** Set by the owner once the HTTP server listens (for mailroom_info). */
   port?: () => number;
+  /** The port the owner tried first and why it uses another one (Settings shows it). */
+  address?: () => { preferred: number; note: string | null };
+  /** Restarts the owner on a new vault (set by the owner; absent in the CLI's in-process core). */
+  restart?: (next: { vaultDir: string }) => void;
 }
 
 export interface Core {
@@ -58,6 +64,7 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
   const hub = createHub({ log: log.child('hub') });
   const platform = (opts.platform ?? ((h, l) => headlessPlatform(config.dataDir, h, l)))(hub, log);
   const ctx: CoreContext = { config, log, stateDb, hub, events: new EventBus(), platform, clock: opts.clock ?? systemClock };
+  openSealedConfig(ctx);
 
   const domains: Domain[] = [];
   const add = <D extends Domain>(d: D): D => {
@@ -77,7 +84,22 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
 
   const startedAt = Date.now();
   const counts = () => Object.assign({}, ...domains.map((d) => d.counts?.() ?? {})) as Record<string, number>;
-  add(createAppDomain(ctx, { counts, port: opts.port ?? (() => config.port), startedAt, indexStatus: () => vault.indexStatus() }));
+  const port = opts.port ?? (() => config.port);
+  add(
+    createAppDomain(ctx, {
+      counts,
+      port,
+      startedAt,
+      address: opts.address ?? (() => ({ preferred: config.port, note: null })),
+      push: (url) => {
+        const git = vault.git();
+        if (!git) throw new MailroomError('git_not_enabled', 'The vault is not a git repository yet; set git_init: true in config.json or run git init in the vault, then restart.');
+        return git.push(url);
+      },
+      restart: opts.restart,
+      indexStatus: () => vault.indexStatus(),
+    }),
+  );
 
   const tools = domains.flatMap((d) => d.tools ?? []);
   const seen = new Set<string>();

@@ -3,8 +3,9 @@ import { defineTool } from '../kernel/tool';
 import type { CoreContext, Domain } from '../kernel/types';
 import type { HealthDto, InfoDto, StatusDto } from '../../../shared/api';
 import { connectClaudeDesktop, connectSnippet } from './connect';
+import { settingsRoutes, type SettingsDeps } from './settings';
 
-interface AppDeps {
+interface AppDeps extends SettingsDeps {
   counts(): Record<string, number>;
   port(): number;
   startedAt: number;
@@ -59,6 +60,7 @@ export function createAppDomain(ctx: CoreContext, deps: AppDeps): Domain {
       },
       { method: 'GET', path: '/api/info', handler: () => info() },
       { method: 'GET', path: '/api/status', handler: () => status() },
+      ...settingsRoutes(ctx, deps),
       { method: 'GET', path: '/api/badges', handler: () => ctx.platform.badges() },
       { method: 'GET', path: '/api/connect', handler: () => connectSnippet(config) },
       {

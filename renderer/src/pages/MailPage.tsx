@@ -206,7 +206,15 @@ export function MailPage() {
 
         <div className="mail-threads">
           {inboxes && inboxes.length === 0 ? (
-            <EmptyState title="No inboxes yet" body="Add an inbox for an address, then drop an mbox or .eml file on it, or import with `mailroom mail import PATH --inbox ID`." />
+            <EmptyState
+              title="No inboxes yet"
+              body="Add a mail account (IMAP to receive, SMTP to send) in Settings, or add an inbox here and drop an mbox or .eml file on it."
+              action={
+                <a className="btn btn-primary" href="#/settings/mail">
+                  Add a mail account
+                </a>
+              }
+            />
           ) : hits ? (
             <>
               <div className="toolbar">

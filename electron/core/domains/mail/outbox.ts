@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import nodemailer from 'nodemailer';
+import { describeMailError } from './accounts';
 import type Database from 'better-sqlite3';
 import { MailroomError } from '../../kernel/errors';
 import type { Clock, Logger, SecretBox } from '../../kernel/index';
@@ -206,7 +207,7 @@ export class Outbox {
     if (claimed.changes === 0) return row;
     const inbox = this.store.findInbox(row.inbox_id);
     const { raw } = this.db.prepare('SELECT raw FROM mail_outbox WHERE idempotency_key = ?').get(key) as { raw: Buffer };
-    if (!inbox?.smtp) return this.settle(key, 'failed', 'This inbox has no SMTP settings; add them on the Mail page and retry.');
+    if (!inbox?.smtp) return this.settle(key, 'failed', 'This inbox has no SMTP account; add one in Settings → Mail accounts (#/settings/mail), then retry.');
     const smtp = inbox.smtp;
     const transport = nodemailer.createTransport({
       host: smtp.host,
@@ -231,7 +232,10 @@ export class Outbox {
       return this.get(key)!;
     } catch (e) {
       const err = e as Error & { responseCode?: number; command?: string; code?: string };
-      const msg = `${err.message}${err.responseCode ? ` (SMTP ${err.responseCode})` : ''}`;
+      const words = describeMailError(e, { protocol: 'SMTP', host: smtp.host, port: smtp.port });
+      // Login, reachability and TLS failures in words; other server answers as they came.
+      const plain = ['auth_failed', 'unreachable', 'host_not_found', 'tls_failed'].includes(words.code);
+      const msg = plain ? words.message : `${err.message}${err.responseCode ? ` (SMTP ${err.responseCode})` : ''}`;
       // No SMTP answer after the message body went out: the server may have it. Never resend.
       if (!err.responseCode && /DATA|message/i.test(err.command ?? '') && err.code !== 'ECONNREFUSED') return this.settle(key, 'uncertain', `Delivery result unknown: ${msg}. Check the recipient or the Sent folder, then retry or mark sent on the Mail page.`);
       const permanent = err.responseCode !== undefined && err.responseCode >= 500;

@@ -5,10 +5,11 @@ import { RawResponse, type RouteDef } from '../../kernel/types';
 import type { MailService } from './service';
 import { MailForwardBody, MailSendBody, forwardSubject, type MailSendResult } from '../../../../shared/mail-compose';
 import type { ThreadStatus } from './store';
+import { ImapAccountSchema, MailTestBodySchema, SmtpAccountSchema } from '../../../../shared/settings';
 
 const InboxCreate = z.object({ address: z.string().min(3), id: z.string().optional(), name: z.string().optional(), labels: z.array(z.string()).optional() });
-const Imap = z.object({ host: z.string().min(1), port: z.number().int().min(1).max(65535), secure: z.boolean().default(true), user: z.string().min(1), password: z.string().optional(), mailbox: z.string().default('INBOX') });
-const Smtp = z.object({ host: z.string().min(1), port: z.number().int().min(1).max(65535), secure: z.boolean().default(false), user: z.string().optional(), password: z.string().optional() });
+const Imap = ImapAccountSchema;
+const Smtp = SmtpAccountSchema;
 const InboxPatch = z.object({
   name: z.string().nullable().optional(),
   labels: z.array(z.string()).optional(),
@@ -26,6 +27,8 @@ export function mailRoutes(mail: MailService): RouteDef[] {
   return [
     { method: 'GET', path: '/api/mail/inboxes', handler: () => s.listInboxes().map((ib) => mail.inboxView(ib)) },
     { method: 'POST', path: '/api/mail/inboxes', handler: (req) => mail.inboxView(mail.createInbox(parseWith(InboxCreate, req.body, 'inbox'))) },
+    // Settings → Mail accounts: "Test connection" before saving.
+    { method: 'POST', path: '/api/mail/accounts/test', handler: async (req) => mail.testAccount(parseWith(MailTestBodySchema, req.body, 'account test')) },
     { method: 'GET', path: '/api/mail/inboxes/:id', handler: (req) => mail.inboxView(s.inbox(req.params.id)) },
     { method: 'PATCH', path: '/api/mail/inboxes/:id', handler: (req) => mail.inboxView(mail.updateInbox(req.params.id, parseWith(InboxPatch, req.body, 'inbox settings'))) },
     {

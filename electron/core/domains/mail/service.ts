@@ -11,6 +11,8 @@ import { generateDraft, needsApproval, policyRiskFlags, replyRecipients, replyTa
 import { extractToSchema, type ExtractResult } from './extract';
 import { messageFacts } from './facts';
 import { ImapSync, type ImapState } from './imap';
+import { testImap, testSmtp } from './accounts';
+import type { MailTestBody, MailTestResult } from '../../../../shared/settings';
 import { readSource, readUpload, readUploadFile, type RawItem } from './importers';
 import { ingest, type ImportReport } from './ingest';
 import { Outbox, type OutboxRow } from './outbox';
@@ -184,6 +186,32 @@ export class MailService {
     this.syncs.delete(ib.id);
     this.store.deleteInbox(ib.id);
     this.changed(ib.id, 'inbox');
+  }
+
+  /**
+   * Tries an IMAP or SMTP login without saving anything. A missing password means the one stored
+   * for `inbox_id` (editing an account without retyping it).
+   */
+  async testAccount(body: MailTestBody & { settings: { password?: string } }): Promise<MailTestResult> {
+    const stored = body.inbox_id ? this.store.inbox(body.inbox_id) : undefined;
+    const open = (sealed: string | undefined) => {
+      if (!sealed) return undefined;
+      try {
+        return this.ctx.platform.secrets.decrypt(sealed);
+      } catch {
+        throw new MailroomError('password_unreadable', 'The stored password cannot be read on this machine; type it again.', {}, 409);
+      }
+    };
+    if (body.kind === 'imap') {
+      const s = body.settings;
+      const password = s.password ?? open(stored?.imap?.password_sealed);
+      if (password === undefined) throw invalidArgument('Type the IMAP password to test the account.');
+      return testImap({ host: s.host, port: s.port, secure: s.secure ?? true, user: s.user, password, mailbox: s.mailbox ?? 'INBOX' });
+    }
+    const s = body.settings;
+    const password = s.password ?? open(stored?.smtp?.password_sealed);
+    if (s.user && password === undefined) throw invalidArgument('Type the SMTP password to test the account.');
+    return testSmtp({ host: s.host, port: s.port, secure: s.secure ?? false, user: s.user || undefined, password });
   }
 
   /** Inbox view for the UI: settings without secrets, unread counts, sync state. */
@@ -595,7 +623,7 @@ export class MailService {
   }
 
   private canSend(ib: InboxRow): void {
-    if (!ib.smtp) throw new MailroomError('smtp_not_configured', `Inbox '${ib.id}' has no SMTP settings. Add them on the Mail page (inbox settings) or PATCH /api/mail/inboxes/${ib.id}.`, { inbox_id: ib.id }, 409);
+    if (!ib.smtp) throw new MailroomError('smtp_not_configured', `Inbox '${ib.id}' has no SMTP settings. Add an SMTP account for ${ib.address} in Settings → Mail accounts (#/settings/mail), then send again.`, { inbox_id: ib.id }, 409);
     if (ib.status === 'paused') throw new MailroomError('inbox_paused', `Inbox '${ib.id}' is paused; resume it to send.`, { inbox_id: ib.id }, 409);
   }
 
@@ -632,7 +660,7 @@ export class MailService {
       row = await this.awaitAttempt(row.idempotency_key, waitMs);
     }
     if (row.status === 'failed') {
-      throw new MailroomError('send_failed', `Sending failed: ${row.last_error ?? 'unknown error'}. Fix the SMTP settings, then retry from the outbox on the Mail page.`, { message_id: row.message_id, idempotency_key: row.idempotency_key }, 502);
+      throw new MailroomError('send_failed', `Sending failed: ${row.last_error ?? 'unknown error'}. Fix the account in Settings → Mail accounts, then retry from the outbox on the Mail page.`, { message_id: row.message_id, idempotency_key: row.idempotency_key }, 502);
     }
     if (row.status === 'uncertain') {
       throw new MailroomError('delivery_uncertain', row.last_error ?? 'The delivery result is unknown; check, then retry or mark sent on the Mail page.', { message_id: row.message_id, idempotency_key: row.idempotency_key }, 409);

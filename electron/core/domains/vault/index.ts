@@ -112,7 +112,8 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
   let vgit: VaultGit | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   let pushing: Promise<unknown> = Promise.resolve();
-  const remote = opts.remote ?? ctx.config.file.git_remote;
+  // Read at use time: Settings can change the remote while Mailroom runs.
+  const remoteOf = () => opts.remote ?? ctx.config.file.git_remote;
   const db = ctx.stateDb;
 
   const exclusive = <T>(fn: () => Promise<T> | T): Promise<T> => {
@@ -222,6 +223,7 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
   const commit = async (paths: string[], message: string): Promise<string | undefined> => {
     if (!vgit?.enabled) return undefined;
     const oid = await vgit.commitPaths(paths, message);
+    const remote = remoteOf();
     if (oid && remote) {
       pushing = pushing.then(() => vgit!.push(remote).catch((e: unknown) => log.warn('git push failed', { error: String(e) })));
     }
@@ -303,7 +305,8 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
       });
     },
     async push() {
-      if (!remote) throw new MailroomError('git_remote_missing', 'No git remote configured; set git_remote (an http(s) URL) in config.json.');
+      const remote = remoteOf();
+      if (!remote) throw new MailroomError('git_remote_missing', 'No git remote configured; set one in Settings → Git remote (or git_remote, an http(s) URL, in config.json).');
       if (!vgit) throw new MailroomError('unavailable', 'The vault has not started yet.');
       // One push at a time: after-commit pushes and explicit ones share the same chain.
       const run = pushing.then(() => vgit!.push(remote));

@@ -76,7 +76,7 @@ export function Compose({ inbox, mode, onDone, onCancel }: { inbox: InboxView; m
       </label>
       {!inbox.smtp && (
         <p className="error" role="alert">
-          This inbox has no SMTP account, so it cannot send yet. Add the SMTP server in the inbox settings (or PATCH /api/mail/inboxes/{inbox.id} with smtp).
+          This inbox has no SMTP account, so it cannot send yet. Add one in <a href="#/settings/mail">Settings → Mail accounts</a>, then come back.
         </p>
       )}
       {inbox.status === 'paused' && <p className="error">This inbox is paused; resume it to send.</p>}
