@@ -240,7 +240,6 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
       // A model failure must not fail triage; the taxonomy evidence still decides.
     }
   }
-  if (process.env.MAIL_TRIAGE_DEBUG) process.stderr.write(`${msg.subject.slice(0, 40)} ${JSON.stringify(logit)} req=${request} q=${question} kind=${kind} gh=${genHigh} gl=${genLow} oh=${ownHigh} ol=${ownLow}\n`);
   const up = softmax(levels.map((l) => logit[l]));
   const urgency = levels[up.indexOf(Math.max(...up))];
 
