@@ -705,7 +705,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         // A business's own display name ("Willow & Finch Carpentry <accounts@…>"); a department
         // name ("Northwind Billing") or a person's name is not one.
         const fn = msg.from?.name?.trim();
-        const company = !!fn && (/\b(GmbH|AG|Ltd|Limited|Inc|LLC|SA|SAS|BV|NV|Oy|AB|AS|ApS|S\.?r\.?l|KG|plc|Co)\b\.?/.test(fn) || (text.slice(-400).includes(fn) && facts?.senderKind !== 'automated'));
+        const company = !!fn && (/\b(GmbH|AG|Ltd|Limited|Inc|LLC|SA|SAS|BV|NV|Oy|AB|AS|ApS|S\.?r\.?l|KG|plc|Co)\b\.?/.test(fn));
         if (fn && (facts?.senderKind !== 'person' || company) && !/\b(billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?)\b/i.test(fn) && !/[<>@]/.test(fn)) add(fn, 0.36 + (orgs.some((o) => fn.toLowerCase().includes(o.text.toLowerCase())) ? 0.35 : 0), -1);
         break;
       }
