@@ -57,6 +57,7 @@ const KEEP_RE = new RegExp(
       String.raw`\b(?:put|jot|write|note|set|log)\s+(?:it\s+|this\s+|that\s+)?down\s+(?:somewhere\s+|for\s+(?:me|later)\s+)?${K_THAT}`,
       String.raw`\b(?:add|put|stick|write|note)\s+(?:(?:it|this|that)\s+)?(?:down\s+)?(?:in|into|to|on)\s+${K_MEM}\s*${K_THAT}`,
       String.raw`\b(?:log|record|store|retain|save|keep|file)\s+(?:the\s+fact\s+)?${K_THAT}`,
+      String.raw`\b(?:file|tuck|squirrel|put|stash|set)\s+(?:away|aside)\s+(?:somewhere\s+)?(?:for\s+(?:later|me)\s+)?${K_THAT}`,
       String.raw`\b(?:retain|memori[sz]e|internali[sz]e)\s+(?:this|that|the\s+following)\b`,
       String.raw`\b(?:kept|keeping|keeps)\s+(?:a\s+)?(?:record|note|track|log)\s+of\s+(?:this|that|the\s+fact|it)\b`,
       String.raw`\bkeep\s+(?:a\s+)?(?:record|note|track|log)\s+(?:of\s+(?:this|that|the\s+fact)|that\s)`,
