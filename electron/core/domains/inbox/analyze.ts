@@ -18,7 +18,7 @@ import type { AnalysisItem, ProcessingHints } from './contract';
 import { extractEntities, knownNames, type FoundEntity } from './entities';
 import { ruleMatches, type Rule, type Rules } from './rules';
 import { clip, containment, contentWords, plain, shingles, slugify } from './text';
-import { cosine, folderProfiles, rankFolders, type Profiles } from './profiles';
+import { cosine, folderProfiles, rankFolders, terms, type Profiles } from './profiles';
 import { memoryVotes, type Memory } from './learn';
 
 export const INBOX_FOLDER = 'inbox';
@@ -126,7 +126,56 @@ export function confidenceOf(evidence: Evidence[], chosen: string): { confidence
 const PEOPLE_DIR = /(^|\/)(people|persons|contacts|person|who)$/i;
 const JUNK = /^(test|testing|asdf+|qwerty|lorem ipsum.*|x+|todo|tbd|\.+|untitled|new note|hello|hi)$/i;
 /** "add to my X notes", "append this to …", "update …": the person asks for a merge. */
-const MERGE_ASK = /\b(add (?:this |these |it )?to (?:my |the )?|append (?:this |it )?to (?:my |the )?|update (?:my |the )|goes (?:in|into) (?:my |the ))/i;
+const MERGE_ASK =
+  /\b(add(?:ing)? (?:this |these |it |that )?to (?:my |the |our )?|append (?:this |it )?to (?:my |the )?|update (?:to |for |on )?(?:my |the |our )|update to |(?:an )?addition to (?:my |the )?|more (?:for|on) (?:my |the )|goes (?:in|into|with) (?:my |the ))/i;
+/** A title that announces more of something: "More sowing", "Recall update", "Re: kiln log", "Tile game, part 2". */
+const TITLE_MORE = /^(?:more|update|updates|re|addendum|follow[- ]?up|also)\b[:\s-]*(.+)$|^(.+?)[\s:,-]+(?:update|updates|addendum|continued|cont(?:\.|d)?|part \d+|follow[- ]?up|again)$/i;
+
+/**
+ * The note an item asks to be merged into: the words after the ask (or around the title's "update")
+ * name a note's title (most of its title words), or a folder ("my rota notes" → the note of that folder
+ * most like the item). Title asks also need the item to be like the note (cosine ≥ 0.2).
+ */
+function mergeTarget(title: string, body: string, itemVec: Map<string, number>, p: Profiles, ctx: AnalyzeContext): { path: string; title: string; confidence: number } | undefined {
+  const asks: Array<{ words: string[]; fromTitle: boolean }> = [];
+  const ask = MERGE_ASK.exec(`${title}. ${body}`);
+  if (ask) {
+    const after = `${title}. ${body}`.slice(ask.index + ask[0].length, ask.index + ask[0].length + 80).split(/[.!?\n;:(]/)[0];
+    asks.push({ words: terms(after).filter((w) => !/^(note|list|page|file|doc|document|thing)s?$/.test(w)), fromTitle: false });
+  }
+  const tm = TITLE_MORE.exec(title.trim());
+  if (tm) asks.push({ words: terms(tm[1] ?? tm[2] ?? ''), fromTitle: true });
+  const { index } = ctx.vault;
+  for (const { words, fromTitle } of asks) {
+    if (!words.length) continue;
+    const want = [...new Set(words)];
+    const sim = (rel: string) => cosine(itemVec, p.vector(p.text(rel) ?? ''));
+    const cands = index
+      .search(want.join(' '), { limit: 10, mode: 'OR', excludeFolder: INBOX_FOLDER })
+      .map((h) => {
+        const tw = new Set(terms(h.title));
+        const hit = want.filter((w) => tw.has(w)).length;
+        return { h, score: hit / Math.max(want.length, tw.size), cos: sim(h.path) };
+      })
+      .filter((x) => x.score >= 0.5 && (!fromTitle || x.cos >= 0.2))
+      .sort((a, b) => b.score + 0.5 * b.cos - (a.score + 0.5 * a.cos));
+    const best = cands[0];
+    if (best && best.score >= 1) return { path: best.h.path, title: best.h.title, confidence: 0.6 + 0.3 * best.score };
+    // "My rota notes": a folder named by the ask → its note most like the item.
+    if (!fromTitle) {
+      const folder = p.folders.find((f) => {
+        const last = terms(f.folder.split('/').pop()!.replace(/[_-]/g, ' '));
+        return last.length > 0 && last.every((t) => want.includes(t));
+      });
+      if (folder) {
+        const inIt = index.notesIn(folder.folder, { deep: false, limit: 200 }).map((n) => ({ ...n, cos: sim(n.path) })).sort((a, b) => b.cos - a.cos)[0];
+        if (inIt && inIt.cos >= 0.15 && (!best || inIt.cos > best.cos + 0.1)) return { path: inIt.path, title: inIt.title, confidence: 0.6 };
+      }
+    }
+    if (best) return { path: best.h.path, title: best.h.title, confidence: 0.6 + 0.3 * best.score };
+  }
+  return undefined;
+}
 
 function hintsOf(fm: Record<string, unknown>): ProcessingHints {
   const h = fm.processing_hints;
@@ -342,32 +391,18 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
       );
     }
   }
-  // "Add this to my banana bread notes": the person names the note to merge into.
-  const ask = MERGE_ASK.exec(`${title}. ${body}`);
-  if (ask) {
-    const after = `${title}. ${body}`.slice(ask.index + ask[0].length, ask.index + ask[0].length + 80).split(/[.!?\n;:(]/)[0];
-    const want = contentWords(after).filter((w) => !/^(notes?|list|page|file|doc|document)$/.test(w));
-    if (want.length) {
-      const cand = index
-        .search(want.join(' '), { limit: 8, excludeFolder: INBOX_FOLDER })
-        .map((h) => {
-          const tw = new Set(contentWords(h.title));
-          const hit = want.filter((w) => tw.has(w)).length;
-          return { h, score: hit / Math.max(want.length, tw.size) };
-        })
-        .filter((x) => x.score >= 0.5)
-        .sort((a, b) => b.score - a.score)[0];
-      if (cand) {
-        return done(
-          base({
-            suggested_action: 'merge',
-            destination: cand.h.path,
-            confidence: round2(0.6 + 0.3 * cand.score),
-            reasoning: `asks to add to ${cand.h.title}; merge into ${cand.h.path}`,
-          }),
-        );
-      }
-    }
+  // "Add this to my banana bread notes", "Update to recall training:", a title "Recall update":
+  // the person names the note to merge into.
+  const target = mergeTarget(title, body, itemVec, p, ctx);
+  if (target) {
+    return done(
+      base({
+        suggested_action: 'merge',
+        destination: target.path,
+        confidence: round2(target.confidence),
+        reasoning: `asks to add to ${clip(target.title, 50)}; merge into ${target.path}`,
+      }),
+    );
   }
 
   // Rules (strong) and the folder-structure descriptions (weak).
@@ -382,13 +417,22 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     ruleDest ??= { rule, folder: f };
   }
   if (rulesMatched.length) reasons.unshift(`rule ${rulesMatched.map((r) => `'${clip(r, 40)}'`).join(', ')}`);
-  const itemWords = new Set(contentWords(`${title} ${body}`));
+  // Folder Structure descriptions ("`money/tax` — receipts and invoices for the business"): word
+  // forms shared with the item vote for the folder; a description of a folder that holds no notes
+  // itself ("`kestrel/` — my design studio") votes for its subfolders, by how much each is like the item.
+  const itemTerms = new Set(terms(`${title} ${body}`));
   for (const [folder, desc] of ctx.rules.folders) {
-    const overlap = contentWords(desc).filter((w) => itemWords.has(w)).length;
-    if (overlap) {
-      ev.add('structure', folder, Math.min(1.5, overlap * 0.6));
-      ev.amount('structure', 1);
+    const overlap = [...new Set(terms(desc))].filter((t) => itemTerms.has(t)).length;
+    if (!overlap) continue;
+    const w = Math.min(1.5, overlap * 0.6);
+    if (p.byFolder.has(folder) || !isDestination(folder)) ev.add('structure', folder, w);
+    else {
+      const kids = p.folders.filter((f) => f.folder.startsWith(folder + '/')).map((f) => [f.folder, cosine(itemVec, f.centroid)] as [string, number]);
+      const sum = kids.reduce((a, [, c]) => a + c, 0);
+      if (sum > 0) for (const [f, c] of kids) ev.add('structure', f, (w * c) / sum);
+      else ev.add('structure', folder, w);
     }
+    ev.amount('structure', 1);
   }
   if (hints.category) {
     const c = hints.category.replace(/^\/+|\/+$/g, '');

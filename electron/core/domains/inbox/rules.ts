@@ -187,7 +187,8 @@ export function parseRules(md: string): Rules {
     }
     if (head.startsWith('folder structure') || head === 'folders') {
       for (const b of items) {
-        const m = /^`?([^`—–:-]+?\/?)`?\s*(?:—|–|-|:)\s*(.+)$/.exec(b);
+        // "`money/tax` — receipts for the business", "reading-circle/: book group", "**dad/** - Dad's care"
+        const m = /^[*_]{0,2}`([^`]+)`[*_]{0,2}\s*(?:—|–|-|:|=>|→)?\s*(.+)$/.exec(b) ?? /^[*_]{0,2}([^\s`*:—–]+?\/?)[*_]{0,2}\s*(?:—|–|\s-|:|=>|→)\s*(.+)$/.exec(b);
         if (m && looksLikeFolder(m[1])) out.folders.set(cleanFolder(m[1]).replace(/\/$/, ''), m[2].trim());
         else out.unparsed.push(b);
       }
