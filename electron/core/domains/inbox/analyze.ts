@@ -35,7 +35,7 @@ export interface AnalyzeContext {
 }
 
 /** The kinds of evidence that place an item in a folder. */
-export type EvidenceKind = 'rule' | 'hint' | 'examples' | 'entity' | 'link' | 'neighbours' | 'profile' | 'structure';
+export type EvidenceKind = 'rule' | 'hint' | 'examples' | 'entity' | 'person' | 'link' | 'neighbours' | 'profile' | 'structure';
 
 /**
  * How far one kind of evidence is trusted on its own when it points fully at one folder with a
@@ -49,6 +49,7 @@ export const RELIABILITY: Record<EvidenceKind, number> = {
   hint: 0.8,
   examples: 0.8,
   entity: 0.55,
+  person: 0.55,
   link: 0.3,
   neighbours: 0.45,
   profile: 0.4,
@@ -235,8 +236,8 @@ class Collector {
   readonly kinds = new Map<EvidenceKind, Evidence>();
   add(kind: EvidenceKind, folder: string, w: number) {
     if (!folder || !(w > 0) || !isDestination(folder)) return;
-    // One-note-per-person folders say who an item is about, rarely where it belongs.
-    if (PEOPLE_DIR.test(folder)) w *= 0.2;
+    // One-note-per-person folders say who an item is about, rarely where it belongs (unless the item is about a person).
+    if (PEOPLE_DIR.test(folder) && kind !== 'person') w *= 0.2;
     const e = this.kinds.get(kind) ?? { kind, votes: new Map<string, number>(), amount: 0 };
     e.votes.set(folder, (e.votes.get(folder) ?? 0) + w);
     this.kinds.set(kind, e);
@@ -253,6 +254,29 @@ class Collector {
     for (const e of this.kinds.values()) for (const [f, w] of e.votes) by.set(f, (by.get(f) ?? 0) + w);
     return [...by].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   }
+}
+
+/** A personal name: two or three capitalised words ("Ana Lopes", "Jean-Luc de Vries"). */
+const PERSON_NAME = /^\p{Lu}[\p{L}'’.-]+(?:\s+(?:(?:van|von|de|da|del|di|le|la|bin|al)\s+)?\p{Lu}[\p{L}'’.-]+){1,2}$/u;
+/** Words people use when they describe someone. */
+const ABOUT_PERSON =
+  /\b(she|he|her|his|him|they|their|met|lives?|living|works?|working|born|birthday|phone|mobile|email|e-mail|married|partner|wife|husband|friend|colleague|neighbou?r|cousin|aunt|uncle|sister|brother|mum|mom|dad|son|daughter|contact|instagram|linkedin)\b|@\w/iu;
+
+/**
+ * An item that IS a note about a person (its title is a name the vault has no note for, its text
+ * describes them) belongs in the people folder, if the vault has one.
+ */
+function personFolder(title: string, body: string, p: Profiles, index: AnalyzeContext['vault']['index']): string | undefined {
+  const t = title.trim();
+  if (!PERSON_NAME.test(t) || !ABOUT_PERSON.test(body)) return undefined;
+  const toks = t.split(/\s+/);
+  // "Water Bill": the title's words are ordinary words of the item, not a name.
+  if (toks.some((w) => new RegExp(`(^|[^\\p{L}])${w.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\p{L}]|$)`, 'u').test(body))) return undefined;
+  // Every word of it a word the vault already uses ("Dentist Appointment") → not a new person.
+  if (toks.every((w) => terms(w).every((x) => p.idf(x) < Math.log((p.docs + 1) / 0.5) - 1e-9))) return undefined;
+  const known = index.nameDictionary().get(normName(t));
+  if (known?.some((x) => !x.path.startsWith(INBOX_FOLDER + '/'))) return undefined;
+  return p.folders.filter((f) => PEOPLE_DIR.test(f.folder)).sort((a, b) => b.notes - a.notes)[0]?.folder;
 }
 
 const folderOfPath = (p: string) => (path.posix.dirname(p) === '.' ? '' : path.posix.dirname(p));
@@ -405,6 +429,13 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     );
   }
 
+  const pf = personFolder(title, body, p, index);
+  if (pf) {
+    ev.add('person', pf, 10);
+    ev.amount('person', 1);
+    reasons.push(`a note about ${clip(title, 30)} → ${pf}`);
+  }
+
   // Rules (strong) and the folder-structure descriptions (weak).
   let ruleDest: { rule: Rule; folder: string } | undefined;
   const subject = { title, body: note.body, tags: note.tags };
@@ -424,7 +455,7 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   for (const [folder, desc] of ctx.rules.folders) {
     const overlap = [...new Set(terms(desc))].filter((t) => itemTerms.has(t)).length;
     if (!overlap) continue;
-    const w = Math.min(1.5, overlap * 0.6);
+    const w = Math.min(2.5, overlap * 1.0);
     if (p.byFolder.has(folder) || !isDestination(folder)) ev.add('structure', folder, w);
     else {
       const kids = p.folders.filter((f) => f.folder.startsWith(folder + '/')).map((f) => [f.folder, cosine(itemVec, f.centroid)] as [string, number]);
@@ -467,8 +498,19 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   const shownEntities = entities.slice(0, 4).map((e) => e.name);
   const evidence = [...ev.kinds.values()];
   // Keep means "nowhere to put it": no rule, hint, earlier decision or entity, and only faint word overlap.
+  // Faint word overlap still places an item when the closest note and the closest folder profile agree.
+  const topOf = (k: EvidenceKind) => [...(ev.kinds.get(k)?.votes ?? new Map<string, number>())].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const agree = !!topOf('neighbours') && topOf('neighbours') === topOf('profile') && near[0] && folderOfPath(near[0].path) === topOf('profile');
   const placed =
-    ev.has('rule') || ev.has('hint') || ev.has('examples') || ev.has('entity') || ev.has('link') || (ev.has('neighbours') && maxSim >= 0.1) || (ev.has('profile') && c1 >= 0.08);
+    ev.has('rule') ||
+    ev.has('hint') ||
+    ev.has('examples') ||
+    ev.has('entity') ||
+    ev.has('link') ||
+    ev.has('person') ||
+    (ev.has('neighbours') && maxSim >= 0.1) ||
+    (ev.has('profile') && c1 >= 0.08) ||
+    agree;
   if (!ranked.length || !placed) {
     return {
       item: base({ entities: shownEntities, entity_locations: locations, confidence: 0, reasoning: 'No rule, entity, earlier decision or similar note places it' }),
