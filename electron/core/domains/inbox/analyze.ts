@@ -249,9 +249,12 @@ class Collector {
   has(kind: EvidenceKind) {
     return !!this.kinds.get(kind)?.votes.size;
   }
+  /** Folder → fraction of its votes to discount (the person moved similar items away from it). */
+  readonly penalty = new Map<string, number>();
   ranked(): Array<[string, number]> {
     const by = new Map<string, number>();
     for (const e of this.kinds.values()) for (const [f, w] of e.votes) by.set(f, (by.get(f) ?? 0) + w);
+    for (const [f, x] of this.penalty) if (by.has(f)) by.set(f, by.get(f)! * (1 - x));
     return [...by].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   }
 }
@@ -485,12 +488,14 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   if (ctx.memory) {
     const m = ctx.memory(p);
     if (m.examples.length) {
-      const mv = memoryVotes(m, itemVec);
+      const mv = memoryVotes(m, itemVec, p.vector(title));
       like = mv.like;
       for (const [f, s] of mv.votes) ev.add('examples', f, 6 * s);
       const p1 = mv.proto[0]?.[1] ?? 0;
       for (const [f, s] of mv.proto.slice(0, 2)) if (s >= 0.7 * p1) ev.add('examples', f, 3 * s);
       ev.amount('examples', Math.max(...[...mv.best.values(), 0]) / 0.5);
+      // Corrections away from a folder discount it for similar items (not the person's own rule or hint).
+      for (const [f, sim] of mv.against) if (!mv.votes.has(f) || (mv.votes.get(f) ?? 0) < 0.5 * sim) ev.penalty.set(f, Math.min(0.7, 1.2 * sim));
     }
   }
 
