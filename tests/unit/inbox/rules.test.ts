@@ -48,6 +48,17 @@ describe('inbox rules', () => {
     expect([...r.folders.keys()]).toEqual(['work', 'home', 'resources']);
   });
 
+  it('reads Folder Structure lines however the folder is written (backticks, hyphens, bold, colon)', () => {
+    const r = parseRules('## Folder Structure\n- `kestrel/expenses` — receipts and invoices for the business\n- reading-circle/ — book group\n- **dad/** - Dad\'s care\n- money/tax: taxes\n');
+    expect(Object.fromEntries(r.folders)).toEqual({
+      'kestrel/expenses': 'receipts and invoices for the business',
+      'reading-circle': 'book group',
+      dad: "Dad's care",
+      'money/tax': 'taxes',
+    });
+    expect(r.unparsed).toEqual([]);
+  });
+
   it('matches patterns the way a person means them', () => {
     const [meetings, recipes, soccer] = r.rules;
     expect(ruleMatches(meetings, item('Q1 planning Meeting', 'x'), r.aliases)).toBe(true);
