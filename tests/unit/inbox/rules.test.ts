@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultRules, parseRules, ruleMatches } from '../../../electron/core/domains/inbox';
+import { defaultRules, parseRules, partialMention, ruleMatches } from '../../../electron/core/domains/inbox';
 
 const ADR = `# Inbox Processing Rules
 
@@ -57,6 +57,14 @@ describe('inbox rules', () => {
       'money/tax': 'taxes',
     });
     expect(r.unparsed).toEqual([]);
+  });
+
+  it('a several-word loose rule an item only partly mentions is partial evidence, not a match', () => {
+    const r = parseRules('## Loose rules\n- receipts for the business → kestrel/expenses/\n');
+    const item = { title: 'Monitor receipt', body: 'Receipt: 27 inch monitor for the studio.', tags: [] };
+    expect(ruleMatches(r.rules[0], item, r.aliases)).toBe(false);
+    expect(partialMention(r.rules[0], item, r.aliases)).toBe(0.5);
+    expect(partialMention(r.rules[0], { ...item, body: 'Business receipt: monitor' }, r.aliases)).toBe(0);
   });
 
   it('matches patterns the way a person means them', () => {

@@ -16,7 +16,7 @@ import type { VaultApi, EntityPlace } from '../vault';
 import { parseNote, normName, fileStem, freePath } from '../vault';
 import type { AnalysisItem, ProcessingHints } from './contract';
 import { extractEntities, knownNames, type FoundEntity } from './entities';
-import { ruleMatches, type Rule, type Rules } from './rules';
+import { partialMention, ruleMatches, type Rule, type Rules } from './rules';
 import { clip, containment, contentWords, plain, shingles, slugify } from './text';
 import { cosine, folderProfiles, rankFolders, terms, type Profiles } from './profiles';
 import { memoryVotes, type Memory } from './learn';
@@ -443,7 +443,15 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   let ruleDest: { rule: Rule; folder: string } | undefined;
   const subject = { title, body: note.body, tags: note.tags };
   for (const rule of ctx.rules.rules) {
-    if (!ruleMatches(rule, subject, ctx.rules.aliases)) continue;
+    if (!ruleMatches(rule, subject, ctx.rules.aliases)) {
+      // Part of a several-word rule ("receipts for the business"): weak evidence, like a folder description.
+      const part = partialMention(rule, subject, ctx.rules.aliases);
+      if (part >= 0.5) {
+        ev.add('structure', folderOfTemplate(rule.destination), 1.5 * part);
+        ev.amount('structure', 1);
+      }
+      continue;
+    }
     rulesMatched.push(rule.name);
     const f = folderOfTemplate(rule.destination);
     ev.add('rule', f, 6);
