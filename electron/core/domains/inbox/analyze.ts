@@ -434,7 +434,7 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
 
   const pf = personFolder(title, body, p, index);
   if (pf) {
-    ev.add('person', pf, 10);
+    ev.add('person', pf, 12);
     ev.amount('person', 1);
     reasons.push(`a note about ${clip(title, 30)} → ${pf}`);
   }
@@ -498,9 +498,11 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     if (m.examples.length) {
       const mv = memoryVotes(m, itemVec, p.vector(title));
       like = mv.like;
-      for (const [f, s] of mv.votes) ev.add('examples', f, 6 * s);
+      // A note about a person is a kind of note: earlier items about what they do do not place it.
+      const k = (f: string) => (pf && f !== pf ? 0.5 : 1);
+      for (const [f, s] of mv.votes) ev.add('examples', f, 6 * s * k(f));
       const p1 = mv.proto[0]?.[1] ?? 0;
-      for (const [f, s] of mv.proto.slice(0, 2)) if (s >= 0.7 * p1) ev.add('examples', f, 3 * s);
+      for (const [f, s] of mv.proto.slice(0, 2)) if (s >= 0.7 * p1) ev.add('examples', f, 3 * s * k(f));
       ev.amount('examples', Math.max(...[...mv.best.values(), 0]) / 0.5);
       // Corrections away from a folder discount it for similar items (not the person's own rule or hint).
       for (const [f, sim] of mv.against) if (!mv.votes.has(f) || (mv.votes.get(f) ?? 0) < 0.5 * sim) ev.penalty.set(f, Math.min(0.7, 1.2 * sim));
