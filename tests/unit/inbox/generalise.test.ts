@@ -40,6 +40,9 @@ describe('filing generalises beyond folder names (tests/fixtures/vault-dev2)', (
       const ana = await run('inbox/ana-lopes.md');
       expect(ana.destination).toBe('people/ana-lopes.md');
       expect(ana.reasoning).toContain('a note about Ana Lopes');
+      // A book or a place with a name-like title is not a person.
+      const book = await analyzeOne('inbox/atomic-habits.md', '# Atomic Habits\n\nJames Clear says tiny routines compound; he works at it daily. Read it on the train.\n', { vault, rules, now: 0 });
+      expect(book.item.destination ?? '').not.toMatch(/^people\//);
       // "Update to recall training: …" merges into that note.
       const recall = await run('inbox/update-recall.md');
       expect([recall.suggested_action, recall.destination]).toEqual(['merge', 'biscuit/recall-training.md']);

@@ -263,7 +263,10 @@ class Collector {
 const PERSON_NAME = /^\p{Lu}[\p{L}'’.-]+(?:\s+(?:(?:van|von|de|da|del|di|le|la|bin|al)\s+)?\p{Lu}[\p{L}'’.-]+){1,2}$/u;
 /** Words people use when they describe someone. */
 const ABOUT_PERSON =
-  /\b(she|he|her|his|him|they|their|met|lives?|living|works?|working|born|birthday|phone|mobile|email|e-mail|married|partner|wife|husband|friend|colleague|neighbou?r|cousin|aunt|uncle|sister|brother|mum|mom|dad|son|daughter|contact|instagram|linkedin)\b|@\w/iu;
+  /\b(met|lives?|living|born|birthday|phone|mobile|email|e-mail|married|partner|wife|husband|friend|colleague|neighbou?r|cousin|aunt|uncle|sister|brother|contact|instagram|linkedin|works? (?:at|as|for|in))\b|@\w/iu;
+const PRONOUN = /\b(she|he|her|his|him|they|their)\b/iu;
+/** Words that say the name is a work or a place, not a person ("Atomic Habits", "Lake District"). */
+const NOT_PERSON = /\b(book|novel|author|chapter|film|movie|album|episode|series|podcast|read|reading|restaurant|hotel|recipe|trip|itinerary|route|walk)\b/iu;
 
 /**
  * An item that IS a note about a person (its title is a name the vault has no note for, its text
@@ -271,8 +274,10 @@ const ABOUT_PERSON =
  */
 function personFolder(title: string, body: string, p: Profiles, index: AnalyzeContext['vault']['index']): string | undefined {
   const t = title.trim();
-  if (!PERSON_NAME.test(t) || !ABOUT_PERSON.test(body)) return undefined;
+  if (!PERSON_NAME.test(t) || NOT_PERSON.test(body)) return undefined;
   const toks = t.split(/\s+/);
+  // Described as someone: how they are met or reached, or named again and referred to as he/she/they.
+  if (!ABOUT_PERSON.test(body) && !(body.includes(toks[0]) && PRONOUN.test(body))) return undefined;
   // "Water Bill": the title's words are ordinary words of the item, not a name.
   if (toks.some((w) => new RegExp(`(^|[^\\p{L}])${w.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\p{L}]|$)`, 'u').test(body))) return undefined;
   // Every word of it a word the vault already uses ("Dentist Appointment") → not a new person.
