@@ -18,6 +18,8 @@ import type { Nlp } from '../electron/core/domains/nlp';
 export const FIXTURE = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'vault-eval');
 /** A second labelled set written by the same engineer as the analysis (in-sample, for development). */
 export const DEV_SET = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'vault-dev');
+/** A third set (a designer's vault, opaque folder names), written before the h-filing2 changes and checked with them: in-sample. */
+export const DEV2_SET = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'vault-dev2');
 /** A held-out set (written independently of the code); measured when present, never tuned on. */
 export const HELDOUT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'heldout', 'vault-set');
 

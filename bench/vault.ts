@@ -16,7 +16,7 @@ import type { CoreContext } from '../electron/core/kernel/types';
 import { openStateDb } from '../electron/core/kernel/db';
 import { resolveConfig } from '../electron/core/host/config';
 import { createNlp } from '../electron/core/domains/nlp';
-import { accuracy, calibration, DEV_SET, evaluateSet, FIXTURE, HELDOUT, highConfidence, keepRate } from './_vault-eval';
+import { accuracy, calibration, DEV_SET, DEV2_SET, evaluateSet, FIXTURE, HELDOUT, highConfidence, keepRate } from './_vault-eval';
 
 const AREA = 'vault';
 const WORDS = 'atlas beacon swim soccer recipe garden boiler invoice receipt kyoto tokyo marathon budget roadmap launch meeting standup design hiring candidate tomato compost ballet piano homework dentist insurance warranty pipeline kafka warehouse migration pricing onboarding metrics flight hotel ramen sushi temple running strength stretching python typescript docker kubernetes postgres index query'.split(' ');
@@ -176,6 +176,7 @@ export async function run(): Promise<BenchRow[]> {
     for (const [dir, label] of [
       [FIXTURE, 'in-sample'],
       [DEV_SET, 'in-sample dev'],
+      [DEV2_SET, 'in-sample dev2'],
       [HELDOUT, 'held-out'],
     ] as const) {
       if (!fs.existsSync(path.join(dir, 'gold.json'))) continue;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultRules, parseRules, ruleMatches } from '../../../electron/core/domains/inbox';
+import { defaultRules, parseRules, partialMention, ruleMatches } from '../../../electron/core/domains/inbox';
 
 const ADR = `# Inbox Processing Rules
 
@@ -46,6 +46,25 @@ describe('inbox rules', () => {
       ['Receipts go to finances/receipts/', 'finances/receipts/'],
     ]);
     expect([...r.folders.keys()]).toEqual(['work', 'home', 'resources']);
+  });
+
+  it('reads Folder Structure lines however the folder is written (backticks, hyphens, bold, colon)', () => {
+    const r = parseRules('## Folder Structure\n- `kestrel/expenses` — receipts and invoices for the business\n- reading-circle/ — book group\n- **dad/** - Dad\'s care\n- money/tax: taxes\n');
+    expect(Object.fromEntries(r.folders)).toEqual({
+      'kestrel/expenses': 'receipts and invoices for the business',
+      'reading-circle': 'book group',
+      dad: "Dad's care",
+      'money/tax': 'taxes',
+    });
+    expect(r.unparsed).toEqual([]);
+  });
+
+  it('a several-word loose rule an item only partly mentions is partial evidence, not a match', () => {
+    const r = parseRules('## Loose rules\n- receipts for the business → kestrel/expenses/\n');
+    const item = { title: 'Monitor receipt', body: 'Receipt: 27 inch monitor for the studio.', tags: [] };
+    expect(ruleMatches(r.rules[0], item, r.aliases)).toBe(false);
+    expect(partialMention(r.rules[0], item, r.aliases)).toBe(0.5);
+    expect(partialMention(r.rules[0], { ...item, body: 'Business receipt: monitor' }, r.aliases)).toBe(0);
   });
 
   it('matches patterns the way a person means them', () => {

@@ -16,9 +16,9 @@ import type { VaultApi, EntityPlace } from '../vault';
 import { parseNote, normName, fileStem, freePath } from '../vault';
 import type { AnalysisItem, ProcessingHints } from './contract';
 import { extractEntities, knownNames, type FoundEntity } from './entities';
-import { ruleMatches, type Rule, type Rules } from './rules';
+import { partialMention, ruleMatches, type Rule, type Rules } from './rules';
 import { clip, containment, contentWords, plain, shingles, slugify } from './text';
-import { cosine, folderProfiles, rankFolders, type Profiles } from './profiles';
+import { cosine, folderProfiles, rankFolders, terms, type Profiles } from './profiles';
 import { memoryVotes, type Memory } from './learn';
 
 export const INBOX_FOLDER = 'inbox';
@@ -35,7 +35,7 @@ export interface AnalyzeContext {
 }
 
 /** The kinds of evidence that place an item in a folder. */
-export type EvidenceKind = 'rule' | 'hint' | 'examples' | 'entity' | 'link' | 'neighbours' | 'profile' | 'structure';
+export type EvidenceKind = 'rule' | 'hint' | 'examples' | 'entity' | 'person' | 'link' | 'neighbours' | 'profile' | 'structure';
 
 /**
  * How far one kind of evidence is trusted on its own when it points fully at one folder with a
@@ -49,6 +49,7 @@ export const RELIABILITY: Record<EvidenceKind, number> = {
   hint: 0.8,
   examples: 0.8,
   entity: 0.55,
+  person: 0.55,
   link: 0.3,
   neighbours: 0.45,
   profile: 0.4,
@@ -126,7 +127,56 @@ export function confidenceOf(evidence: Evidence[], chosen: string): { confidence
 const PEOPLE_DIR = /(^|\/)(people|persons|contacts|person|who)$/i;
 const JUNK = /^(test|testing|asdf+|qwerty|lorem ipsum.*|x+|todo|tbd|\.+|untitled|new note|hello|hi)$/i;
 /** "add to my X notes", "append this to …", "update …": the person asks for a merge. */
-const MERGE_ASK = /\b(add (?:this |these |it )?to (?:my |the )?|append (?:this |it )?to (?:my |the )?|update (?:my |the )|goes (?:in|into) (?:my |the ))/i;
+const MERGE_ASK =
+  /\b(add(?:ing)? (?:this |these |it |that )?to (?:my |the |our )?|append (?:this |it )?to (?:my |the )?|update (?:to |for |on )?(?:my |the |our )|update to |(?:an )?addition to (?:my |the )?|more (?:for|on) (?:my |the )|goes (?:in|into|with) (?:my |the ))/i;
+/** A title that announces more of something: "More sowing", "Recall update", "Re: kiln log", "Tile game, part 2". */
+const TITLE_MORE = /^(?:more|update|updates|re|addendum|follow[- ]?up|also)\b[:\s-]*(.+)$|^(.+?)[\s:,-]+(?:update|updates|addendum|continued|cont(?:\.|d)?|part \d+|follow[- ]?up|again)$/i;
+
+/**
+ * The note an item asks to be merged into: the words after the ask (or around the title's "update")
+ * name a note's title (most of its title words), or a folder ("my rota notes" → the note of that folder
+ * most like the item). Title asks also need the item to be like the note (cosine ≥ 0.2).
+ */
+function mergeTarget(title: string, body: string, itemVec: Map<string, number>, p: Profiles, ctx: AnalyzeContext): { path: string; title: string; confidence: number } | undefined {
+  const asks: Array<{ words: string[]; fromTitle: boolean }> = [];
+  const ask = MERGE_ASK.exec(`${title}. ${body}`);
+  if (ask) {
+    const after = `${title}. ${body}`.slice(ask.index + ask[0].length, ask.index + ask[0].length + 80).split(/[.!?\n;:(]/)[0];
+    asks.push({ words: terms(after).filter((w) => !/^(note|list|page|file|doc|document|thing)s?$/.test(w)), fromTitle: false });
+  }
+  const tm = TITLE_MORE.exec(title.trim());
+  if (tm) asks.push({ words: terms(tm[1] ?? tm[2] ?? ''), fromTitle: true });
+  const { index } = ctx.vault;
+  for (const { words, fromTitle } of asks) {
+    if (!words.length) continue;
+    const want = [...new Set(words)];
+    const sim = (rel: string) => cosine(itemVec, p.vector(p.text(rel) ?? ''));
+    const cands = index
+      .search(want.join(' '), { limit: 10, mode: 'OR', excludeFolder: INBOX_FOLDER })
+      .map((h) => {
+        const tw = new Set(terms(h.title));
+        const hit = want.filter((w) => tw.has(w)).length;
+        return { h, score: hit / Math.max(want.length, tw.size), cos: sim(h.path) };
+      })
+      .filter((x) => x.score >= 0.5 && (!fromTitle || x.cos >= 0.2))
+      .sort((a, b) => b.score + 0.5 * b.cos - (a.score + 0.5 * a.cos));
+    const best = cands[0];
+    if (best && best.score >= 1) return { path: best.h.path, title: best.h.title, confidence: 0.6 + 0.3 * best.score };
+    // "My rota notes": a folder named by the ask → its note most like the item.
+    if (!fromTitle) {
+      const folder = p.folders.find((f) => {
+        const last = terms(f.folder.split('/').pop()!.replace(/[_-]/g, ' '));
+        return last.length > 0 && last.every((t) => want.includes(t));
+      });
+      if (folder) {
+        const inIt = index.notesIn(folder.folder, { deep: false, limit: 200 }).map((n) => ({ ...n, cos: sim(n.path) })).sort((a, b) => b.cos - a.cos)[0];
+        if (inIt && inIt.cos >= 0.15 && (!best || inIt.cos > best.cos + 0.1)) return { path: inIt.path, title: inIt.title, confidence: 0.6 };
+      }
+    }
+    if (best) return { path: best.h.path, title: best.h.title, confidence: 0.6 + 0.3 * best.score };
+  }
+  return undefined;
+}
 
 function hintsOf(fm: Record<string, unknown>): ProcessingHints {
   const h = fm.processing_hints;
@@ -186,8 +236,8 @@ class Collector {
   readonly kinds = new Map<EvidenceKind, Evidence>();
   add(kind: EvidenceKind, folder: string, w: number) {
     if (!folder || !(w > 0) || !isDestination(folder)) return;
-    // One-note-per-person folders say who an item is about, rarely where it belongs.
-    if (PEOPLE_DIR.test(folder)) w *= 0.2;
+    // One-note-per-person folders say who an item is about, rarely where it belongs (unless the item is about a person).
+    if (PEOPLE_DIR.test(folder) && kind !== 'person') w *= 0.2;
     const e = this.kinds.get(kind) ?? { kind, votes: new Map<string, number>(), amount: 0 };
     e.votes.set(folder, (e.votes.get(folder) ?? 0) + w);
     this.kinds.set(kind, e);
@@ -199,11 +249,42 @@ class Collector {
   has(kind: EvidenceKind) {
     return !!this.kinds.get(kind)?.votes.size;
   }
+  /** Folder → fraction of its votes to discount (the person moved similar items away from it). */
+  readonly penalty = new Map<string, number>();
   ranked(): Array<[string, number]> {
     const by = new Map<string, number>();
     for (const e of this.kinds.values()) for (const [f, w] of e.votes) by.set(f, (by.get(f) ?? 0) + w);
+    for (const [f, x] of this.penalty) if (by.has(f)) by.set(f, by.get(f)! * (1 - x));
     return [...by].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   }
+}
+
+/** A personal name: two or three capitalised words ("Ana Lopes", "Jean-Luc de Vries"). */
+const PERSON_NAME = /^\p{Lu}[\p{L}'’.-]+(?:\s+(?:(?:van|von|de|da|del|di|le|la|bin|al)\s+)?\p{Lu}[\p{L}'’.-]+){1,2}$/u;
+/** Words people use when they describe someone. */
+const ABOUT_PERSON =
+  /\b(met|lives?|living|born|birthday|phone|mobile|email|e-mail|married|partner|wife|husband|friend|colleague|neighbou?r|cousin|aunt|uncle|sister|brother|contact|instagram|linkedin|works? (?:at|as|for|in))\b|@\w/iu;
+const PRONOUN = /\b(she|he|her|his|him|they|their)\b/iu;
+/** Words that say the name is a work or a place, not a person ("Atomic Habits", "Lake District"). */
+const NOT_PERSON = /\b(book|novel|author|chapter|film|movie|album|episode|series|podcast|read|reading|restaurant|hotel|recipe|trip|itinerary|route|walk)\b/iu;
+
+/**
+ * An item that IS a note about a person (its title is a name the vault has no note for, its text
+ * describes them) belongs in the people folder, if the vault has one.
+ */
+function personFolder(title: string, body: string, p: Profiles, index: AnalyzeContext['vault']['index']): string | undefined {
+  const t = title.trim();
+  if (!PERSON_NAME.test(t) || NOT_PERSON.test(body)) return undefined;
+  const toks = t.split(/\s+/);
+  // Described as someone: how they are met or reached, or named again and referred to as he/she/they.
+  if (!ABOUT_PERSON.test(body) && !(body.includes(toks[0]) && PRONOUN.test(body))) return undefined;
+  // "Water Bill": the title's words are ordinary words of the item, not a name.
+  if (toks.some((w) => new RegExp(`(^|[^\\p{L}])${w.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\p{L}]|$)`, 'u').test(body))) return undefined;
+  // Every word of it a word the vault already uses ("Dentist Appointment") → not a new person.
+  if (toks.every((w) => terms(w).every((x) => p.idf(x) < Math.log((p.docs + 1) / 0.5) - 1e-9))) return undefined;
+  const known = index.nameDictionary().get(normName(t));
+  if (known?.some((x) => !x.path.startsWith(INBOX_FOLDER + '/'))) return undefined;
+  return p.folders.filter((f) => PEOPLE_DIR.test(f.folder)).sort((a, b) => b.notes - a.notes)[0]?.folder;
 }
 
 const folderOfPath = (p: string) => (path.posix.dirname(p) === '.' ? '' : path.posix.dirname(p));
@@ -342,39 +423,40 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
       );
     }
   }
-  // "Add this to my banana bread notes": the person names the note to merge into.
-  const ask = MERGE_ASK.exec(`${title}. ${body}`);
-  if (ask) {
-    const after = `${title}. ${body}`.slice(ask.index + ask[0].length, ask.index + ask[0].length + 80).split(/[.!?\n;:(]/)[0];
-    const want = contentWords(after).filter((w) => !/^(notes?|list|page|file|doc|document)$/.test(w));
-    if (want.length) {
-      const cand = index
-        .search(want.join(' '), { limit: 8, excludeFolder: INBOX_FOLDER })
-        .map((h) => {
-          const tw = new Set(contentWords(h.title));
-          const hit = want.filter((w) => tw.has(w)).length;
-          return { h, score: hit / Math.max(want.length, tw.size) };
-        })
-        .filter((x) => x.score >= 0.5)
-        .sort((a, b) => b.score - a.score)[0];
-      if (cand) {
-        return done(
-          base({
-            suggested_action: 'merge',
-            destination: cand.h.path,
-            confidence: round2(0.6 + 0.3 * cand.score),
-            reasoning: `asks to add to ${cand.h.title}; merge into ${cand.h.path}`,
-          }),
-        );
-      }
-    }
+  // "Add this to my banana bread notes", "Update to recall training:", a title "Recall update":
+  // the person names the note to merge into.
+  const target = mergeTarget(title, body, itemVec, p, ctx);
+  if (target) {
+    return done(
+      base({
+        suggested_action: 'merge',
+        destination: target.path,
+        confidence: round2(target.confidence),
+        reasoning: `asks to add to ${clip(target.title, 50)}; merge into ${target.path}`,
+      }),
+    );
+  }
+
+  const pf = personFolder(title, body, p, index);
+  if (pf) {
+    ev.add('person', pf, 12);
+    ev.amount('person', 1);
+    reasons.push(`a note about ${clip(title, 30)} → ${pf}`);
   }
 
   // Rules (strong) and the folder-structure descriptions (weak).
   let ruleDest: { rule: Rule; folder: string } | undefined;
   const subject = { title, body: note.body, tags: note.tags };
   for (const rule of ctx.rules.rules) {
-    if (!ruleMatches(rule, subject, ctx.rules.aliases)) continue;
+    if (!ruleMatches(rule, subject, ctx.rules.aliases)) {
+      // Part of a several-word rule ("receipts for the business"): weak evidence, like a folder description.
+      const part = partialMention(rule, subject, ctx.rules.aliases);
+      if (part >= 0.5) {
+        ev.add('structure', folderOfTemplate(rule.destination), 1.5 * part);
+        ev.amount('structure', 1);
+      }
+      continue;
+    }
     rulesMatched.push(rule.name);
     const f = folderOfTemplate(rule.destination);
     ev.add('rule', f, 6);
@@ -382,13 +464,22 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     ruleDest ??= { rule, folder: f };
   }
   if (rulesMatched.length) reasons.unshift(`rule ${rulesMatched.map((r) => `'${clip(r, 40)}'`).join(', ')}`);
-  const itemWords = new Set(contentWords(`${title} ${body}`));
+  // Folder Structure descriptions ("`money/tax` — receipts and invoices for the business"): word
+  // forms shared with the item vote for the folder; a description of a folder that holds no notes
+  // itself ("`kestrel/` — my design studio") votes for its subfolders, by how much each is like the item.
+  const itemTerms = new Set(terms(`${title} ${body}`));
   for (const [folder, desc] of ctx.rules.folders) {
-    const overlap = contentWords(desc).filter((w) => itemWords.has(w)).length;
-    if (overlap) {
-      ev.add('structure', folder, Math.min(1.5, overlap * 0.6));
-      ev.amount('structure', 1);
+    const overlap = [...new Set(terms(desc))].filter((t) => itemTerms.has(t)).length;
+    if (!overlap) continue;
+    const w = Math.min(2.5, overlap * 1.0);
+    if (p.byFolder.has(folder) || !isDestination(folder)) ev.add('structure', folder, w);
+    else {
+      const kids = p.folders.filter((f) => f.folder.startsWith(folder + '/')).map((f) => [f.folder, cosine(itemVec, f.centroid)] as [string, number]);
+      const sum = kids.reduce((a, [, c]) => a + c, 0);
+      if (sum > 0) for (const [f, c] of kids) ev.add('structure', f, (w * c) / sum);
+      else ev.add('structure', folder, w);
     }
+    ev.amount('structure', 1);
   }
   if (hints.category) {
     const c = hints.category.replace(/^\/+|\/+$/g, '');
@@ -410,12 +501,16 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   if (ctx.memory) {
     const m = ctx.memory(p);
     if (m.examples.length) {
-      const mv = memoryVotes(m, itemVec);
+      const mv = memoryVotes(m, itemVec, p.vector(title));
       like = mv.like;
-      for (const [f, s] of mv.votes) ev.add('examples', f, 6 * s);
+      // A note about a person is a kind of note: earlier items about what they do do not place it.
+      const k = (f: string) => (pf && f !== pf ? 0.5 : 1);
+      for (const [f, s] of mv.votes) ev.add('examples', f, 6 * s * k(f));
       const p1 = mv.proto[0]?.[1] ?? 0;
-      for (const [f, s] of mv.proto.slice(0, 2)) if (s >= 0.7 * p1) ev.add('examples', f, 3 * s);
+      for (const [f, s] of mv.proto.slice(0, 2)) if (s >= 0.7 * p1) ev.add('examples', f, 3 * s * k(f));
       ev.amount('examples', Math.max(...[...mv.best.values(), 0]) / 0.5);
+      // Corrections away from a folder discount it for similar items (not the person's own rule or hint).
+      for (const [f, sim] of mv.against) if (!mv.votes.has(f) || (mv.votes.get(f) ?? 0) < 0.5 * sim) ev.penalty.set(f, Math.min(0.7, 1.2 * sim));
     }
   }
 
@@ -423,8 +518,19 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   const shownEntities = entities.slice(0, 4).map((e) => e.name);
   const evidence = [...ev.kinds.values()];
   // Keep means "nowhere to put it": no rule, hint, earlier decision or entity, and only faint word overlap.
+  // Faint word overlap still places an item when the closest note and the closest folder profile agree.
+  const topOf = (k: EvidenceKind) => [...(ev.kinds.get(k)?.votes ?? new Map<string, number>())].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const agree = !!topOf('neighbours') && topOf('neighbours') === topOf('profile') && near[0] && folderOfPath(near[0].path) === topOf('profile');
   const placed =
-    ev.has('rule') || ev.has('hint') || ev.has('examples') || ev.has('entity') || ev.has('link') || (ev.has('neighbours') && maxSim >= 0.1) || (ev.has('profile') && c1 >= 0.08);
+    ev.has('rule') ||
+    ev.has('hint') ||
+    ev.has('examples') ||
+    ev.has('entity') ||
+    ev.has('link') ||
+    ev.has('person') ||
+    (ev.has('neighbours') && maxSim >= 0.1) ||
+    (ev.has('profile') && c1 >= 0.08) ||
+    agree;
   if (!ranked.length || !placed) {
     return {
       item: base({ entities: shownEntities, entity_locations: locations, confidence: 0, reasoning: 'No rule, entity, earlier decision or similar note places it' }),

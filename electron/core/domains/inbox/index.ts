@@ -28,7 +28,7 @@ import { clip } from './text';
 
 export { analyzeOne, confidenceOf, renderDestination, isDestination, INBOX_FOLDER, RELIABILITY, type AnalysisDetail, type Evidence, type EvidenceKind } from './analyze';
 export { ExampleStore, type Example, type RuleSuggestion } from './learn';
-export { parseRules, defaultRules, ruleMatches, RULES_PATH, type Rules, type Rule } from './rules';
+export { parseRules, defaultRules, ruleMatches, partialMention, RULES_PATH, type Rules, type Rule } from './rules';
 export { extractEntities, knownNames, type FoundEntity } from './entities';
 export { InboxJournal } from './execute';
 export { saveItem, type SaveInput, type SaveResult } from './capture';

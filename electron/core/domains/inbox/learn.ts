@@ -45,7 +45,7 @@ export interface RuleSuggestion {
 
 /** What analysis needs from earlier decisions, in the profiles' term space. */
 export interface Memory {
-  examples: Array<{ vec: Vec; folder: string; action: InboxAction; title: string }>;
+  examples: Array<{ vec: Vec; tvec: Vec; folder: string; action: InboxAction; title: string; edited: boolean; suggested: string | null }>;
   /** Folder → L2-normalised centroid of the items filed there. */
   prototypes: Map<string, { vec: Vec; n: number }>;
 }
@@ -142,7 +142,8 @@ export class ExampleStore {
       }
       const vec = p.vector(e.text, e.title);
       if (!vec.size) continue;
-      examples.push({ vec, folder: e.folder, action: e.action, title: e.title });
+      const sug = e.suggested_action === 'move' && e.suggested_destination ? folderOfDest(e.suggested_destination) : null;
+      examples.push({ vec, tvec: p.vector(e.title), folder: e.folder, action: e.action, title: e.title, edited: !!e.edited, suggested: sug && sug !== e.folder ? sug : null });
       let s = sums.get(e.folder);
       if (!s) sums.set(e.folder, (s = { vec: new Map(), n: 0 }));
       s.n++;
@@ -221,24 +222,38 @@ export class ExampleStore {
   }
 }
 
-/** Nearest earlier decisions and prototypes → folder votes, with the count of like items per folder. */
-export function memoryVotes(m: Memory, v: Vec): { votes: Map<string, number>; like: Map<string, number>; best: Map<string, number>; proto: Array<[string, number]> } {
+/**
+ * Nearest earlier decisions and prototypes → folder votes, with the count of like items per folder.
+ * A decision on a nearly identical item counts far more than a loosely similar one (the weight grows
+ * faster than the similarity), and a correction (the person chose another folder than suggested)
+ * counts 1.5× an acceptance: it is what the analysis did not know. `against` is how strongly
+ * corrections of similar items moved away from a folder (the suggestion they rejected).
+ */
+export function memoryVotes(
+  m: Memory,
+  v: Vec,
+  tv?: Vec,
+): { votes: Map<string, number>; like: Map<string, number>; best: Map<string, number>; proto: Array<[string, number]>; against: Map<string, number> } {
   const votes = new Map<string, number>();
   const like = new Map<string, number>();
   const best = new Map<string, number>();
+  const against = new Map<string, number>();
   const near = m.examples
-    .map((e) => ({ e, s: cosine(v, e.vec) }))
+    // Short captures share few words: a title like an earlier one's ("Crossword clue" / "Crossword") counts too.
+    .map((e) => ({ e, s: Math.max(cosine(v, e.vec), tv && tv.size && e.tvec.size ? 0.7 * cosine(tv, e.tvec) : 0) }))
     .filter((x) => x.s >= 0.2)
     .sort((a, b) => b.s - a.s)
     .slice(0, 7);
   for (const { e, s } of near) {
-    votes.set(e.folder, (votes.get(e.folder) ?? 0) + s);
+    const w = s * (1 + 2 * Math.min(1, Math.max(0, (s - 0.3) / 0.4))) * (e.edited ? 1.5 : 1);
+    votes.set(e.folder, (votes.get(e.folder) ?? 0) + w);
     if (s >= 0.25) like.set(e.folder, (like.get(e.folder) ?? 0) + 1);
     best.set(e.folder, Math.max(best.get(e.folder) ?? 0, s));
+    if (e.suggested) against.set(e.suggested, Math.max(against.get(e.suggested) ?? 0, s));
   }
   const proto = [...m.prototypes]
     .map(([f, p]) => [f, cosine(v, p.vec)] as [string, number])
     .filter(([, s]) => s >= 0.15)
     .sort((a, b) => b[1] - a[1]);
-  return { votes, like, best, proto };
+  return { votes, like, best, proto, against };
 }

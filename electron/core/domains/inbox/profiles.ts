@@ -8,6 +8,8 @@
  * accepted items), so an item, a folder and an earlier example are compared the same way.
  */
 import type { VaultIndex } from '../vault';
+import { splitFrontmatter, tryReadVaultFile } from '../vault';
+import { searchableText } from '../vault/parse';
 import { stem } from './rules';
 import { contentWords } from './text';
 
@@ -95,7 +97,13 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
     return same;
   }
   signatures.set(index, signature);
-  const bodyOf = index.db.prepare('SELECT body FROM notes_fts WHERE rowid = (SELECT id FROM notes WHERE path = ?)');
+  // The index keeps no note text (index.db v2): bodies are read from the vault files, once per note version.
+  const ftsBody = index.db.prepare('SELECT body FROM notes_fts WHERE rowid = (SELECT id FROM notes WHERE path = ?)');
+  const bodyOf = (rel: string): string => {
+    const f = index.root ? tryReadVaultFile(index.root, rel, { maxBytes: 2_000_000 }) : undefined;
+    if (f) return searchableText(splitFrontmatter(f.data.toString('utf8')).body);
+    return (ftsBody.get(rel) as { body: string | null } | undefined)?.body ?? '';
+  };
   const old = tfCache.get(index) ?? new Map<string, { hash: string; tf: Vec; text: string }>();
   const fresh = new Map<string, { hash: string; tf: Vec; text: string }>();
   const df = new Map<string, number>();
@@ -103,7 +111,7 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
   for (const r of rows) {
     let c = old.get(r.path);
     if (!c || c.hash !== r.hash) {
-      const body = (bodyOf.get(r.path) as { body: string } | undefined)?.body ?? '';
+      const body = bodyOf(r.path);
       const tags = (JSON.parse(r.tags) as string[]).join(' ');
       const tf = termFreq(body);
       termFreq(r.title, 2, tf);

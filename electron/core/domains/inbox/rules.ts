@@ -187,7 +187,8 @@ export function parseRules(md: string): Rules {
     }
     if (head.startsWith('folder structure') || head === 'folders') {
       for (const b of items) {
-        const m = /^`?([^`—–:-]+?\/?)`?\s*(?:—|–|-|:)\s*(.+)$/.exec(b);
+        // "`money/tax` — receipts for the business", "reading-circle/: book group", "**dad/** - Dad's care"
+        const m = /^[*_]{0,2}`([^`]+)`[*_]{0,2}\s*(?:—|–|-|:|=>|→)?\s*(.+)$/.exec(b) ?? /^[*_]{0,2}([^\s`*:—–]+?\/?)[*_]{0,2}\s*(?:—|–|\s-|:|=>|→)\s*(.+)$/.exec(b);
         if (m && looksLikeFolder(m[1])) out.folders.set(cleanFolder(m[1]).replace(/\/$/, ''), m[2].trim());
         else out.unparsed.push(b);
       }
@@ -225,14 +226,32 @@ function wordsIn(text: string): Set<string> {
   return new Set(text.toLowerCase().replace(/['’]s\b/g, '').split(/[^\p{L}\p{N}]+/u).filter(Boolean));
 }
 
-/** Conditions are case-insensitive; `mentions` matches whole words (and simple plurals). */
-export function ruleMatches(rule: Rule, item: RuleSubject, aliases: Map<string, string>): boolean {
+function wordTest(item: RuleSubject, aliases: Map<string, string>) {
   const all = `${item.title}\n${item.body}`;
   const lower = all.toLowerCase();
   const words = wordsIn(all);
   for (const [alias, canonical] of aliases) if (words.has(alias)) for (const w of wordsIn(canonical)) words.add(w);
   const stems = new Set([...words].map(stem));
-  const has = (w: string) => words.has(w) || stems.has(stem(w));
+  return { lower, has: (w: string) => words.has(w) || stems.has(stem(w)) };
+}
+
+/**
+ * How much of a several-word loose rule an item mentions when it does not mention all of it
+ * ("receipts for the business → money/tax" and an item about a receipt): 0 when the rule is not
+ * a word rule, mentions none of it, or mentions all of it (then it matches).
+ */
+export function partialMention(rule: Rule, item: RuleSubject, aliases: Map<string, string>): number {
+  if (rule.anyOf.length !== 1 || rule.anyOf[0].length !== 1) return 0;
+  const c = rule.anyOf[0][0];
+  if (c.kind !== 'mentions' || c.words.length < 2) return 0;
+  const { lower, has } = wordTest(item, aliases);
+  const n = c.words.filter((w) => (w.includes(' ') ? lower.includes(w) : has(w))).length;
+  return n < c.words.length ? n / c.words.length : 0;
+}
+
+/** Conditions are case-insensitive; `mentions` matches whole words (and simple plurals). */
+export function ruleMatches(rule: Rule, item: RuleSubject, aliases: Map<string, string>): boolean {
+  const { lower, has } = wordTest(item, aliases);
   return rule.anyOf.some((conj) =>
     conj.every((c) => {
       switch (c.kind) {
