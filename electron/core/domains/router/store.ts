@@ -534,10 +534,12 @@ export class RouterStore {
       where.push('id < ?');
       params.push(f.before_id);
     }
-    const limit = Math.max(1, Math.min(1000, f.limit ?? 100));
+    // A limit that is not a number (a hand-typed query string) falls back to the default.
+    const asked = Number(f.limit ?? 100);
+    const limit = Number.isFinite(asked) ? Math.max(1, Math.min(1000, Math.trunc(asked))) : 100;
     const rows = this.db
-      .prepare(`SELECT * FROM distributions ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY id DESC LIMIT ${limit}`)
-      .all(...params) as DistRow[];
+      .prepare(`SELECT * FROM distributions ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY id DESC LIMIT ?`)
+      .all(...params, limit) as DistRow[];
     return rows.map((r) => ({
       ...r,
       retryable: r.retryable === 1,
