@@ -23,7 +23,7 @@ describe('thread pages for the Mail page', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res = await owner.api<Page>('GET', `/api/mail/inboxes/me/threads/page?limit=50${cursor ? `&cursor=${cursor}` : ''}`);
+      const res: { status: number; body: Page } = await owner.api<Page>('GET', `/api/mail/inboxes/me/threads/page?limit=50${cursor ? `&cursor=${cursor}` : ''}`);
       expect(res.status).toBe(200);
       expect(res.body.threads.length).toBeLessThanOrEqual(50);
       seen.push(...res.body.threads);
