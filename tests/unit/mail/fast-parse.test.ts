@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { generateMbox } from '../../../bench/_scale-gen';
 import { splitMboxFile } from '../../../electron/core/domains/mail/importers';
 import { parseRaw, parseSimple, parseWithMailparser, type ParsedMessage } from '../../../electron/core/domains/mail/parse';
+import { ingest } from '../../../electron/core/domains/mail/ingest';
+import { mailServiceForTest } from './helpers';
 
 const now = () => Date.parse('2025-03-04T10:00:00Z');
 const plain = (m: ParsedMessage) => JSON.parse(JSON.stringify({ ...m, raw: undefined })) as unknown;
@@ -87,4 +89,24 @@ describe('import fast path for plain messages', () => {
       expect(plain(await parseRaw(raw, { now })), label).toEqual(plain(await parseWithMailparser(raw, { now })));
     }
   });
+});
+
+describe('threads kept up to date while importing', () => {
+  it('every thread reads exactly as a full recompute from its messages after an import in any order', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'threads-')), 'mail.mbox');
+    generateMbox(file, 900);
+    const t = mailServiceForTest();
+    try {
+      const ib = t.mail.createInbox({ address: 'me@acme.example', id: 'me' });
+      // Small windows: replies often land before their parents (recompute) or after (extend).
+      await ingest(t.mail.store, ib, splitMboxFile(file), { now: Date.now, batch: 7 });
+      const snap = () => t.db.prepare('SELECT id, subject, participants, first_at, updated_at FROM mail_threads ORDER BY id').all();
+      const before = snap();
+      expect(before.length).toBeGreaterThan(300);
+      for (const r of before as Array<{ id: string }>) t.mail.store.refreshThread(r.id);
+      expect(snap()).toEqual(before);
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
 });

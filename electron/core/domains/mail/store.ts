@@ -450,7 +450,7 @@ export class MailStore {
     for (const ref of linkRefs) addRef.run(inbox.id, ref, id);
     const people = [m.from, ...m.to, ...m.cc].filter((p): p is Participant => !!p).map((p) => (p.name ? `${p.name} ${p.email}` : p.email));
     this.st('INSERT INTO mail_fts (rowid, subject, participants, body) VALUES (?, ?, ?, ?)').run(rowid, m.subject, people.join(' '), m.text.slice(0, 200_000));
-    this.refreshThread(threadId);
+    this.extendThread(threadId, m, rowid);
     return { id, thread_id: threadId, created: true };
   }
 
@@ -557,6 +557,24 @@ export class MailStore {
     this.st('UPDATE mail_threads SET labels = ? WHERE id = ?').run(JSON.stringify(labels), into);
     this.st('DELETE FROM mail_threads WHERE id = ?').run(from);
     this.refreshThread(into);
+  }
+
+  /**
+   * refreshThread for the usual case of an import or a sync: the new message is the thread's
+   * latest. Then the subject and first time stay, the new participants join the end of the list
+   * (same rule and order as a full recompute) and the time span ends at the new message, all
+   * without re-reading the thread. Any other case recomputes in full.
+   */
+  private extendThread(id: string, m: ParsedMessage, rowid: number): void {
+    const prev = this.st('SELECT max(created_at) AS last FROM mail_messages WHERE thread_id = ? AND rowid <> ?').get(id, rowid) as { last: string | null };
+    const t = this.st('SELECT participants FROM mail_threads WHERE id = ?').get(id) as { participants: string } | undefined;
+    if (!t || prev.last === null || m.createdAt < prev.last) return this.refreshThread(id);
+    const seen = new Map<string, Participant>();
+    for (const p of [...json<Participant[]>(t.participants, []), ...[m.from, ...m.to, ...m.cc].filter((p): p is Participant => !!p)]) {
+      const k = p.email.toLowerCase();
+      if (!seen.has(k) || (!seen.get(k)!.name && p.name)) seen.set(k, p);
+    }
+    this.st('UPDATE mail_threads SET participants = ?, updated_at = ? WHERE id = ?').run(JSON.stringify([...seen.values()]), m.createdAt, id);
   }
 
   /** Recomputes a thread's subject, participants and time span from its messages. */
