@@ -28,7 +28,7 @@ test('import an mbox, open a thread, draft, approve and send', async ({ app, own
     await app.getByTestId('mail-file').setInputFiles(MBOX);
     await expect(app.getByTestId('mail-note')).toContainText('Imported 44 of 44 messages');
     await expect(app.locator('.mail-inbox .badge')).toHaveText(/\d+/);
-    await expect(app.getByTestId('thread-list').getByRole('button')).toHaveCount(20);
+    await expect(app.getByTestId('thread-list')).toHaveAttribute('data-total-loaded', '20'); // a virtual list: only rows in view are in the DOM
 
     // Open a thread: sanitised HTML renders in a sandboxed frame, remote content is blocked.
     await app.getByTestId('thread-list').getByRole('button', { name: /Demo request/ }).click();

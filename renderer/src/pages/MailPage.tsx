@@ -3,10 +3,11 @@ import { api, ApiError } from '../api';
 import { useHubEvent, useOnReconnect } from '../hub';
 import { EmptyState } from '../components/EmptyState';
 import { ImportDrop } from './mail/ImportDrop';
-import { ThreadView, TriageChips, type ThreadCommand } from './mail/ThreadView';
+import { ThreadView, type ThreadCommand } from './mail/ThreadView';
+import { ThreadList } from './mail/ThreadList';
 import { Compose, type ComposeMode } from './mail/Compose';
 import { Snippet } from './mail/Snippet';
-import { who, when, type InboxView, type ThreadItem } from './mail/types';
+import { type InboxView } from './mail/types';
 import { capCount } from '../../../shared/badge';
 import './mail/mail.css';
 
@@ -24,9 +25,12 @@ interface SearchHit {
 export function MailPage() {
   const [inboxes, setInboxes] = useState<InboxView[] | null>(null);
   const [inboxId, setInboxId] = useState<string | null>(() => sessionStorage.getItem('mailroom.mail.inbox'));
-  const [threads, setThreads] = useState<ThreadItem[]>([]);
+  // Bumped when mail changes: the thread list (paged, virtualized) fetches its pages again.
+  const [threadsKey, setThreadsKey] = useState(0);
   const [status, setStatus] = useState<StatusFilter>('open');
   const [threadId, setThreadId] = useState<string | null>(null);
+  // The ids the virtualized thread list has loaded so far, in order (for j/k).
+  const [threadIds, setThreadIds] = useState<string[]>([]);
   const [query, setQuery] = useState('');
   const [hits, setHits] = useState<SearchHit[] | null>(null);
   const [policies, setPolicies] = useState<string[]>([]);
@@ -47,17 +51,9 @@ export function MailPage() {
       setError(e instanceof ApiError ? e.message : String(e));
     }
   }, []);
-  const loadThreads = useCallback(async () => {
-    if (!inboxId) return setThreads([]);
-    try {
-      setThreads(await api.get<ThreadItem[]>(`/api/mail/inboxes/${encodeURIComponent(inboxId)}/threads${status ? `?status=${status}` : ''}`));
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : String(e));
-    }
-  }, [inboxId, status]);
+  const loadThreads = useCallback(() => setThreadsKey((k) => k + 1), []);
 
   useEffect(() => void loadInboxes(), [loadInboxes]);
-  useEffect(() => void loadThreads(), [loadThreads]);
   useEffect(() => {
     if (inboxId) sessionStorage.setItem('mailroom.mail.inbox', inboxId);
     setThreadId(null);
@@ -101,7 +97,7 @@ export function MailPage() {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const el = e.target as HTMLElement | null;
     if (el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName))) return;
-    const ids = hits ? [...new Set(hits.map((h) => h.thread_id))] : threads.map((t) => t.id);
+    const ids = hits ? [...new Set(hits.map((h) => h.thread_id))] : threadIds;
     const move = (step: number) => {
       if (!ids.length) return;
       const i = threadId ? ids.indexOf(threadId) : -1;
@@ -243,32 +239,18 @@ export function MailPage() {
                   </button>
                 ))}
               </div>
-              {threads.length === 0 && <p className="muted empty">No {status || ''} threads.</p>}
-              <ul className="list" data-testid="thread-list">
-                {threads.map((t) => (
-                  <li key={t.id}>
-                    <button className={`mail-row ${t.id === threadId ? 'active' : ''} ${t.unread ? 'unread' : ''}`} data-thread-id={t.id} onClick={() => (setCompose(null), setThreadId(t.id))}>
-                      <span className="mail-row-top">
-                        <span className="mail-row-who">{t.participants.filter((p) => p.email !== inbox?.address).map(who).slice(0, 2).join(', ') || '—'}</span>
-                        {t.messages > 1 && <span className="muted">{t.messages}</span>}
-                        <span className="muted mail-when">{when(t.updated_at)}</span>
-                      </span>
-                      <span className="mail-row-subject">{t.subject || '(no subject)'}</span>
-                      <span className="mail-row-chips">
-                        <TriageChips t={t.triage} compact />
-                        {t.labels
-                          .filter((l) => l !== t.triage?.intent)
-                          .map((l) => (
-                            <span key={l} className="chip">
-                              {l}
-                            </span>
-                          ))}
-                        {t.status === 'snoozed' && t.snooze_until && <span className="chip">⏰ {when(t.snooze_until)}</span>}
-                      </span>
-                    </button>
-                  </li>
-                ))}
-              </ul>
+              {inbox && (
+                <ThreadList
+                  inboxId={inbox.id}
+                  status={status}
+                  address={inbox.address}
+                  activeId={threadId}
+                  onPick={(id) => (setCompose(null), setThreadId(id))}
+                  onLoaded={setThreadIds}
+                  refreshKey={threadsKey}
+                  onError={setError}
+                />
+              )}
             </>
           )}
         </div>

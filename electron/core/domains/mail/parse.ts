@@ -186,8 +186,128 @@ export function sha256(data: Buffer | string): string {
   return crypto.createHash('sha256').update(data).digest('hex');
 }
 
-/** Parses one raw message with mailparser (never by hand) into what the store keeps. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+// Headers whose values the fast path needs; any of them appearing twice sends the message to mailparser.
+const FAST_HEADERS = new Set(['from', 'to', 'cc', 'reply-to', 'subject', 'date', 'message-id', 'in-reply-to', 'references', 'content-type', 'content-transfer-encoding', 'status', 'x-status', 'content-disposition']);
+
+/** "Name <a@b>, c@d": only the plain forms (no quotes, comments, groups, escapes); else undefined. */
+function plainAddresses(v: string | undefined): Participant[] | undefined {
+  if (v === undefined) return [];
+  if (/["();:\\]|=\?/.test(v)) return undefined;
+  const out: Participant[] = [];
+  for (const part of v.split(',')) {
+    const t = part.trim();
+    if (!t) continue;
+    const m = /^([^<>]*?)\s*<([^<>\s]+)>$/.exec(t) ?? (/^[^<>\s]+$/.test(t) ? [t, '', t] : null);
+    if (!m) return undefined;
+    const email = m[2].trim();
+    if (!isEmail(email)) return undefined; // mailparser's view of odd addresses is what counts
+    const name = m[1].replace(/\s+/g, ' ').trim();
+    out.push(name ? { name, email } : { email });
+  }
+  return out;
+}
+
+/**
+ * The common case without mailparser: a single-part text/plain (or untyped) message in UTF-8 or
+ * ASCII, 7bit/8bit, with no encoded words and plain address headers. Anything else (MIME parts,
+ * quoted-printable, base64, other charsets, flowed text, encoded or repeated headers, odd
+ * addresses or dates) returns undefined and goes through mailparser. Tests check both paths
+ * agree field for field.
+ */
+export function parseSimple(raw: Buffer, opts: { now: () => number; seen?: boolean }): ParsedMessage | undefined {
+  let sep = raw.indexOf('\n\n');
+  let crlf = raw.indexOf('\r\n\r\n');
+  if (crlf >= 0 && (sep < 0 || crlf < sep)) sep = crlf;
+  else crlf = -1;
+  if (sep < 0) return undefined;
+  let head: string;
+  let body: string;
+  try {
+    head = UTF8.decode(raw.subarray(0, sep));
+    body = UTF8.decode(raw.subarray(sep + (crlf >= 0 ? 4 : 2)));
+  } catch {
+    return undefined;
+  }
+  if (head.includes('=?') || head.includes('\0') || body.includes('\0')) return undefined;
+  const h = new Map<string, string>();
+  let name: string | undefined;
+  for (const line of head.split(/\r?\n/)) {
+    if (/^[ \t]/.test(line)) {
+      if (!name) return undefined;
+      if (FAST_HEADERS.has(name)) return undefined; // folded: leave the unfolding rules to mailparser
+      continue;
+    }
+    const i = line.indexOf(':');
+    if (i <= 0) return undefined;
+    name = line.slice(0, i).trim().toLowerCase();
+    if (!FAST_HEADERS.has(name)) continue;
+    if (h.has(name)) return undefined;
+    h.set(name, line.slice(i + 1).trim());
+  }
+  if (h.has('content-disposition')) return undefined;
+  const ct = h.get('content-type');
+  if (ct !== undefined) {
+    const m = /^text\/plain\s*(?:;\s*charset\s*=\s*"?(utf-8|us-ascii)"?\s*)?;?$/i.exec(ct);
+    if (!m) return undefined;
+  }
+  const cte = h.get('content-transfer-encoding');
+  if (cte !== undefined && !/^(7bit|8bit)$/i.test(cte)) return undefined;
+  const from = plainAddresses(h.get('from'));
+  const to = plainAddresses(h.get('to'));
+  const cc = plainAddresses(h.get('cc'));
+  const replyTo = plainAddresses(h.get('reply-to'));
+  if (!from || !to || !cc || !replyTo || from.length > 1) return undefined;
+  const midRaw = h.get('message-id');
+  const mid = midRaw === undefined ? undefined : ids(midRaw)[0];
+  if (midRaw !== undefined && (!mid || midRaw !== mid)) return undefined;
+  const irtRaw = h.get('in-reply-to');
+  const inReplyTo = irtRaw === undefined ? undefined : ids(irtRaw)[0];
+  if (irtRaw !== undefined && (!inReplyTo || irtRaw !== inReplyTo)) return undefined;
+  const refRaw = h.get('references');
+  const references = ids(refRaw);
+  if (refRaw !== undefined && references.length !== refRaw.split(/\s+/).filter(Boolean).length) return undefined;
+  const dateRaw = h.get('date');
+  let date = new Date(opts.now());
+  if (dateRaw !== undefined) {
+    // RFC 5322 dates only ("Sun, 01 Jan 2023 00:00:00 +0000"); other forms go to mailparser.
+    if (!/^(?:[A-Z][a-z]{2}, )?\d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}(?::\d{2})? [+-]\d{4}$/.test(dateRaw)) return undefined;
+    date = new Date(dateRaw);
+    if (Number.isNaN(date.getTime())) return undefined;
+  }
+  const subject = h.get('subject') ?? '';
+  const statusHeader = (h.get('status') ?? '') + (h.get('x-status') ?? '');
+  return {
+    raw,
+    dedupKey: mid ? `mid:${mid}` : `sha:${sha256(raw)}`,
+    internetMessageId: mid,
+    inReplyTo,
+    references,
+    from: from[0],
+    to,
+    cc,
+    replyTo,
+    subject,
+    normSubject: normalizeSubject(subject),
+    text: body.replace(/\r\n/g, '\n').trim(),
+    html: undefined,
+    remoteContent: false,
+    attachments: [],
+    createdAt: date.toISOString(),
+    seen: opts.seen ?? /R/.test(statusHeader),
+  };
+}
+
+/**
+ * Parses one raw message into what the store keeps: the plain single-part case directly
+ * (parseSimple), everything else with mailparser.
+ */
 export async function parseRaw(raw: Buffer, opts: { now: () => number; seen?: boolean }): Promise<ParsedMessage> {
+  return parseSimple(raw, opts) ?? parseWithMailparser(raw, opts);
+}
+
+/** Parses one raw message with mailparser into what the store keeps. */
+export async function parseWithMailparser(raw: Buffer, opts: { now: () => number; seen?: boolean }): Promise<ParsedMessage> {
   const p: ParsedMail = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, maxHtmlLengthToParse: 5_000_000 });
   const mid = ids(p.messageId)[0];
   const inReplyTo = ids(p.inReplyTo)[0];

@@ -40,6 +40,34 @@ export function mailRoutes(mail: MailService): RouteDef[] {
       },
     },
     {
+      // The Mail page's thread list: pages of recent activity for a virtualized list, any size of inbox.
+      method: 'GET',
+      path: '/api/mail/inboxes/:id/threads/page',
+      handler: (req) => {
+        const ib = s.inbox(req.params.id);
+        const status = (req.query.get('status') || undefined) as ThreadStatus | undefined;
+        if (status && !['open', 'closed', 'snoozed'].includes(status)) throw invalidArgument('status must be open, closed or snoozed.');
+        const limit = Math.max(1, Math.min(500, Number(req.query.get('limit') ?? 100) || 100));
+        const cursor = req.query.get('cursor');
+        let after: { u: string; s: number } | undefined;
+        if (cursor) {
+          try {
+            after = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { u: string; s: number };
+          } catch {
+            after = undefined;
+          }
+          if (!after || typeof after.u !== 'string' || typeof after.s !== 'number') throw new MailroomError('invalid_cursor', 'That cursor is not one this list gave out; start again without a cursor.', { cursor });
+        }
+        const rows = s.threadsByRecentPage({ inboxId: ib.id, status, after, limit: limit + 1 });
+        const page = rows.slice(0, limit);
+        const last = page[page.length - 1];
+        return {
+          threads: page.map((t) => ({ ...mail.threadDto(t), snooze_until: t.snooze_until, unread: t.unread, messages: t.messages, triage: t.triage })),
+          next_cursor: rows.length > limit ? Buffer.from(JSON.stringify({ u: last.updated_at, s: last.seq })).toString('base64url') : null,
+        };
+      },
+    },
+    {
       method: 'GET',
       path: '/api/mail/inboxes/:id/threads',
       handler: (req) => {

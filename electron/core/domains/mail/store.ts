@@ -267,6 +267,31 @@ export class MailStore {
     return (this.db.prepare('SELECT coalesce(max(seq), 0) AS s FROM mail_threads').get() as { s: number }).s;
   }
 
+  /**
+   * Most recently active first, one page at a time (keyset on updated_at, seq: no offsets, so a
+   * page costs the same deep into 100k threads), with each page's message and unread counts.
+   */
+  threadsByRecentPage(q: { inboxId: string; status?: ThreadStatus; after?: { u: string; s: number }; limit: number }): Array<ThreadRow & { messages: number; unread: number }> {
+    const where = ['inbox_id = @inbox'];
+    if (q.after) where.push('(updated_at < @u OR (updated_at = @u AND seq < @s))');
+    if (q.status === 'open') where.push("(status = 'open' OR (status = 'snoozed' AND snooze_until IS NOT NULL AND snooze_until <= @now))");
+    if (q.status === 'snoozed') where.push("status = 'snoozed' AND (snooze_until IS NULL OR snooze_until > @now)");
+    if (q.status === 'closed') where.push("status = 'closed'");
+    const rows = this.db
+      .prepare(`SELECT * FROM mail_threads WHERE ${where.join(' AND ')} ORDER BY updated_at DESC, seq DESC LIMIT @limit`)
+      .all({ inbox: q.inboxId, u: q.after?.u ?? null, s: q.after?.s ?? null, now: this.iso(), limit: q.limit }) as RawThread[];
+    if (!rows.length) return [];
+    const ids = rows.map((r) => r.id);
+    const counts = new Map(
+      (
+        this.db
+          .prepare(`SELECT thread_id, count(*) AS n, sum(seen = 0 AND direction = 'inbound') AS u FROM mail_messages WHERE thread_id IN (${ids.map(() => '?').join(',')}) GROUP BY thread_id`)
+          .all(...ids) as Array<{ thread_id: string; n: number; u: number }>
+      ).map((r) => [r.thread_id, r]),
+    );
+    return rows.map((r) => ({ ...this.threadFrom(r), messages: counts.get(r.id)?.n ?? 0, unread: counts.get(r.id)?.u ?? 0 }));
+  }
+
   threadsByRecent(inboxId: string, limit: number, opts: { status?: ThreadStatus; label?: string } = {}): ThreadRow[] {
     return this.threadsPage({ inboxId, highWater: Number.MAX_SAFE_INTEGER, limit: 100_000, status: opts.status, label: opts.label })
       .sort((a, b) => b.updated_at.localeCompare(a.updated_at))
@@ -425,7 +450,7 @@ export class MailStore {
     for (const ref of linkRefs) addRef.run(inbox.id, ref, id);
     const people = [m.from, ...m.to, ...m.cc].filter((p): p is Participant => !!p).map((p) => (p.name ? `${p.name} ${p.email}` : p.email));
     this.st('INSERT INTO mail_fts (rowid, subject, participants, body) VALUES (?, ?, ?, ?)').run(rowid, m.subject, people.join(' '), m.text.slice(0, 200_000));
-    this.refreshThread(threadId);
+    this.extendThread(threadId, m, rowid);
     return { id, thread_id: threadId, created: true };
   }
 
@@ -532,6 +557,24 @@ export class MailStore {
     this.st('UPDATE mail_threads SET labels = ? WHERE id = ?').run(JSON.stringify(labels), into);
     this.st('DELETE FROM mail_threads WHERE id = ?').run(from);
     this.refreshThread(into);
+  }
+
+  /**
+   * refreshThread for the usual case of an import or a sync: the new message is the thread's
+   * latest. Then the subject and first time stay, the new participants join the end of the list
+   * (same rule and order as a full recompute) and the time span ends at the new message, all
+   * without re-reading the thread. Any other case recomputes in full.
+   */
+  private extendThread(id: string, m: ParsedMessage, rowid: number): void {
+    const prev = this.st('SELECT max(created_at) AS last FROM mail_messages WHERE thread_id = ? AND rowid <> ?').get(id, rowid) as { last: string | null };
+    const t = this.st('SELECT participants FROM mail_threads WHERE id = ?').get(id) as { participants: string } | undefined;
+    if (!t || prev.last === null || m.createdAt < prev.last) return this.refreshThread(id);
+    const seen = new Map<string, Participant>();
+    for (const p of [...json<Participant[]>(t.participants, []), ...[m.from, ...m.to, ...m.cc].filter((p): p is Participant => !!p)]) {
+      const k = p.email.toLowerCase();
+      if (!seen.has(k) || (!seen.get(k)!.name && p.name)) seen.set(k, p);
+    }
+    this.st('UPDATE mail_threads SET participants = ?, updated_at = ? WHERE id = ?').run(JSON.stringify([...seen.values()]), m.createdAt, id);
   }
 
   /** Recomputes a thread's subject, participants and time span from its messages. */

@@ -25,7 +25,7 @@ let index: VaultIndex | undefined;
 try {
   index = new VaultIndex(job.dbFile);
   if (job.full) index.clear();
-  const steps = catchUpSteps(index, job.root, job.batch ?? 250);
+  const steps = catchUpSteps(index, job.root, job.batch ?? 500);
   for (;;) {
     const r = steps.next();
     if (r.done) {

@@ -1,10 +1,8 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../kernel/log';
 import { catchUpSteps, type CatchUpReport, type VaultIndex } from './store';
 import type { IndexerJob, IndexerMessage } from './indexer-worker';
+import { workerEntry } from './worker-entry';
 
 export interface IndexRun {
   /** Resolves with the report (changed paths are delivered through onBatch, not here). */
@@ -24,29 +22,12 @@ export interface IndexRunOptions {
   inline?: boolean;
 }
 
-/** Where the worker entry is: next to this module when bundled, or the .ts source under tsx. */
-function workerEntry(): { file: URL | string; eval?: boolean } | undefined {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    // Running from source (tests, bench): register tsx in the worker, then load the .ts entry.
-    const req = createRequire(here);
-    const api = pathToFileURL(req.resolve('tsx/package.json').replace(/package\.json$/, 'dist/esm/api/index.mjs')).href;
-    const entry = new URL('./indexer-worker.ts', here).href;
-    return { file: `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`, eval: true };
-  }
-  for (const name of ['vault-indexer.mjs', 'vault-indexer.js']) {
-    const u = new URL(`./${name}`, here);
-    if (fs.existsSync(fileURLToPath(u))) return { file: u };
-  }
-  return undefined;
-}
-
 /**
  * Runs a catch-up of the vault index in a worker thread (or, when no worker entry is available,
  * on this thread in batches that yield to the event loop between them).
  */
 export function runIndex(o: IndexRunOptions): IndexRun {
-  const entry = o.inline ? undefined : workerEntry();
+  const entry = o.inline ? undefined : workerEntry('vault-indexer', './indexer-worker.ts');
   if (!entry) return runInline(o);
   const job: IndexerJob = { dbFile: o.dbFile, root: o.root, full: o.full };
   const worker = new Worker(entry.file, { workerData: job, eval: entry.eval, name: 'vault-indexer' });

@@ -40,7 +40,7 @@ const hasHiddenSegment = (rel: string) => rel.split(/[\\/]+/).some((s) => s.star
 
 function realRootOf(root: string): string {
   try {
-    return fs.realpathSync(root);
+    return fs.realpathSync.native(root);
   } catch {
     throw notFound(`The vault folder ${root} does not exist; create it or point "vault" in config.json at your notes.`, { vault: root }, 'vault_not_found');
   }
@@ -65,7 +65,7 @@ export function resolveVaultPath(root: string, rel: string): string {
   for (;;) {
     let real: string | undefined;
     try {
-      real = fs.realpathSync(probe);
+      real = fs.realpathSync.native(probe);
     } catch {
       real = undefined;
     }
@@ -106,7 +106,7 @@ export function readVaultFile(root: string, rel: string, opts: { maxBytes?: numb
   const clean = normalizeRel(rel);
   let real: string;
   try {
-    real = fs.realpathSync(abs);
+    real = fs.realpathSync.native(abs);
   } catch {
     throw notAFile(clean);
   }
@@ -160,7 +160,7 @@ export function listVaultFiles(root: string, folder = '', accept: (rel: string) 
   const out: string[] = [];
   let start: string;
   try {
-    start = folder ? fs.realpathSync(resolveVaultPath(root, folder)) : fs.realpathSync(root);
+    start = folder ? fs.realpathSync.native(resolveVaultPath(root, folder)) : fs.realpathSync.native(root);
   } catch {
     return out;
   }

@@ -516,6 +516,16 @@ export function* catchUpSteps(index: VaultIndex, root: string, batch = 250): Gen
     const changed: string[] = [];
     index.db.transaction(() => {
       for (const rel of files.slice(i, i + batch)) {
+        if (!known.has(rel)) {
+          // New to the index (every file of a first build): one checked read, its fstat is the stat.
+          const f = tryReadVaultFile(root, rel);
+          if (!f) continue;
+          const text = f.data.toString('utf8');
+          index.upsert(rel, text, f.stat, undefined, sha256(text));
+          report.indexed++;
+          changed.push(rel);
+          continue;
+        }
         const st = vaultFileStat(root, rel);
         if (!st) continue;
         const row = known.get(rel);

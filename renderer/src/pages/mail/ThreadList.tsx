@@ -1,0 +1,173 @@
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { api, ApiError } from '../../api';
+import { TriageChips } from './ThreadView';
+import { who, when, type ThreadItem } from './types';
+
+/** Every row has this height (px); rows clip to it, which is what lets the list be virtual. */
+export const ROW_HEIGHT = 76;
+const PAGE = 100;
+const OVERSCAN = 8;
+
+interface Page {
+  threads: ThreadItem[];
+  next_cursor: string | null;
+}
+
+export interface ThreadListProps {
+  inboxId: string;
+  status: '' | 'open' | 'snoozed' | 'closed';
+  /** The inbox's own address (left out of the "who" column). */
+  address?: string;
+  activeId: string | null;
+  onPick(id: string): void;
+  /** Changes when the mail changed (hub MailChanged): the loaded pages are fetched again. */
+  refreshKey: number;
+  onError(message: string): void;
+  /** Told the loaded thread ids, in order, whenever they change (keyboard navigation uses them). */
+  onLoaded?(ids: string[]): void;
+}
+
+/**
+ * The Mail page's thread list over any number of threads: pages of 100 from the server
+ * (`/threads/page`, keyset cursors) fetched as the list scrolls near its end, and only the rows
+ * in view (plus a few) in the DOM; the rest is empty space of the right height.
+ */
+export function ThreadList(p: ThreadListProps) {
+  const [threads, setThreads] = useState<ThreadItem[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [loaded, setLoaded] = useState(false);
+  const [range, setRange] = useState({ start: 0, end: 40 });
+  const listRef = useRef<HTMLUListElement>(null);
+  const loading = useRef(false);
+  const gen = useRef(0);
+  const onError = useRef(p.onError);
+  onError.current = p.onError;
+
+  const url = useCallback(
+    (c: string | null, limit = PAGE) => {
+      const q = new URLSearchParams({ limit: String(limit) });
+      if (p.status) q.set('status', p.status);
+      if (c) q.set('cursor', c);
+      return `/api/mail/inboxes/${encodeURIComponent(p.inboxId)}/threads/page?${q}`;
+    },
+    [p.inboxId, p.status],
+  );
+
+  // First page (and, on a refresh, as many rows as were loaded, so the list does not jump).
+  const countRef = useRef(0);
+  countRef.current = threads.length;
+  useEffect(() => {
+    const g = ++gen.current;
+    loading.current = true;
+    const want = Math.min(500, Math.max(PAGE, countRef.current));
+    api
+      .get<Page>(url(null, want))
+      .then((r) => {
+        if (g !== gen.current) return;
+        setThreads(r.threads);
+        setCursor(r.next_cursor);
+        setLoaded(true);
+      })
+      .catch((e: unknown) => onError.current(e instanceof ApiError ? e.message : String(e)))
+      .finally(() => {
+        if (g === gen.current) loading.current = false;
+      });
+  }, [url, p.refreshKey]);
+
+  const more = useCallback(() => {
+    if (loading.current || !cursor) return;
+    const g = gen.current;
+    loading.current = true;
+    api
+      .get<Page>(url(cursor))
+      .then((r) => {
+        if (g !== gen.current) return;
+        setThreads((cur) => {
+          const have = new Set(cur.map((t) => t.id));
+          return [...cur, ...r.threads.filter((t) => !have.has(t.id))];
+        });
+        setCursor(r.next_cursor);
+      })
+      .catch((e: unknown) => onError.current(e instanceof ApiError ? e.message : String(e)))
+      .finally(() => {
+        if (g === gen.current) loading.current = false;
+      });
+  }, [cursor, url]);
+
+  // The scroll box is the page's thread column (the nearest scrolling ancestor).
+  const measure = useCallback(() => {
+    const ul = listRef.current;
+    const box = ul?.parentElement;
+    if (!ul || !box) return;
+    const top = box.getBoundingClientRect().top - ul.getBoundingClientRect().top;
+    const start = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
+    const end = Math.ceil((top + box.clientHeight) / ROW_HEIGHT) + OVERSCAN;
+    setRange((r) => (r.start === start && r.end === end ? r : { start, end }));
+  }, []);
+  useLayoutEffect(() => {
+    const box = listRef.current?.parentElement;
+    if (!box) return;
+    measure();
+    box.addEventListener('scroll', measure, { passive: true });
+    const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(measure) : undefined;
+    ro?.observe(box);
+    return () => {
+      box.removeEventListener('scroll', measure);
+      ro?.disconnect();
+    };
+  }, [measure, loaded]);
+  useEffect(() => {
+    if (range.end + PAGE / 2 >= threads.length) more();
+  }, [range.end, threads.length, more]);
+  const onLoaded = useRef(p.onLoaded);
+  onLoaded.current = p.onLoaded;
+  useEffect(() => {
+    onLoaded.current?.(threads.map((t) => t.id));
+  }, [threads]);
+  // Keep the active thread in view (j/k may pick a row that is not in the DOM yet).
+  useEffect(() => {
+    const box = listRef.current?.parentElement;
+    const i = p.activeId ? threads.findIndex((t) => t.id === p.activeId) : -1;
+    if (!box || !listRef.current || i < 0) return;
+    const rowTop = listRef.current.offsetTop + i * ROW_HEIGHT;
+    if (rowTop < box.scrollTop) box.scrollTop = rowTop;
+    else if (rowTop + ROW_HEIGHT > box.scrollTop + box.clientHeight) box.scrollTop = rowTop + ROW_HEIGHT - box.clientHeight;
+  }, [p.activeId, threads]);
+
+  if (loaded && threads.length === 0) return <p className="muted empty">No {p.status || ''} threads.</p>;
+  const end = Math.min(threads.length, range.end);
+  const start = Math.min(range.start, end);
+  return (
+    <ul
+      ref={listRef}
+      className="list mail-thread-list"
+      data-testid="thread-list"
+      data-total-loaded={threads.length}
+      style={{ paddingTop: start * ROW_HEIGHT, paddingBottom: (threads.length - end) * ROW_HEIGHT }}
+    >
+      {threads.slice(start, end).map((t) => (
+        <li key={t.id} style={{ height: ROW_HEIGHT }}>
+          <button className={`mail-row ${t.id === p.activeId ? 'active' : ''} ${t.unread ? 'unread' : ''}`} data-thread-id={t.id} onClick={() => p.onPick(t.id)}>
+            <span className="mail-row-top">
+              <span className="mail-row-who">{t.participants.filter((x) => x.email !== p.address).map(who).slice(0, 2).join(', ') || '—'}</span>
+              {t.messages > 1 && <span className="muted">{t.messages}</span>}
+              <span className="muted mail-when">{when(t.updated_at)}</span>
+            </span>
+            <span className="mail-row-subject">{t.subject || '(no subject)'}</span>
+            <span className="mail-row-chips">
+              <TriageChips t={t.triage} compact />
+              {t.labels
+                .filter((l) => l !== t.triage?.intent)
+                .map((l) => (
+                  <span key={l} className="chip">
+                    {l}
+                  </span>
+                ))}
+              {t.status === 'snoozed' && t.snooze_until && <span className="chip">⏰ {when(t.snooze_until)}</span>}
+            </span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
