@@ -54,6 +54,8 @@ test('mail for real use: triage chips on arrival, keyboard, forward, compose, hi
     await owner.api('POST', '/api/mail/inboxes', { id: 'support', address: 'support@acme.test', name: 'Acme Support' });
     await owner.api('PATCH', '/api/mail/inboxes/support', { smtp: { host: '127.0.0.1', port: smtp.port, secure: false } });
     await importBytes(owner, 'support', 'labelled.mbox', fs.readFileSync(MBOX));
+    // Tall enough that the virtualized thread list renders every one of the fixture's threads.
+    await app.setViewportSize({ width: 1280, height: 3200 });
     await app.goto(app.url().split('#')[0] + '#/mail');
 
     // Triage happened on arrival: intent and urgency chips in the thread list, no button pressed.

@@ -37,6 +37,9 @@ export function ThreadList(p: ThreadListProps) {
   const [cursor, setCursor] = useState<string | null>(null);
   const [loaded, setLoaded] = useState(false);
   const [range, setRange] = useState({ start: 0, end: 40 });
+  // Bumped after every fetch settles, so a refresh that lands while a page was loading (mail
+  // changing during a long import) still lets the list page on.
+  const [settled, setSettled] = useState(0);
   const listRef = useRef<HTMLUListElement>(null);
   const loading = useRef(false);
   const gen = useRef(0);
@@ -64,13 +67,21 @@ export function ThreadList(p: ThreadListProps) {
       .get<Page>(url(null, want))
       .then((r) => {
         if (g !== gen.current) return;
-        setThreads(r.threads);
-        setCursor(r.next_cursor);
+        // A refresh re-reads the top of the list; rows loaded further down stay (and so does the
+        // cursor that continues after them), so the list never shrinks under the reader.
+        const keepTail = countRef.current > r.threads.length && r.next_cursor !== null;
+        setThreads((cur) => {
+          if (!keepTail) return r.threads;
+          const fresh = new Set(r.threads.map((t) => t.id));
+          return [...r.threads, ...cur.slice(r.threads.length).filter((t) => !fresh.has(t.id))];
+        });
+        if (!keepTail) setCursor(r.next_cursor);
         setLoaded(true);
       })
       .catch((e: unknown) => onError.current(e instanceof ApiError ? e.message : String(e)))
       .finally(() => {
         if (g === gen.current) loading.current = false;
+        setSettled((n) => n + 1);
       });
   }, [url, p.refreshKey]);
 
@@ -91,6 +102,7 @@ export function ThreadList(p: ThreadListProps) {
       .catch((e: unknown) => onError.current(e instanceof ApiError ? e.message : String(e)))
       .finally(() => {
         if (g === gen.current) loading.current = false;
+        setSettled((n) => n + 1);
       });
   }, [cursor, url]);
 
@@ -118,7 +130,7 @@ export function ThreadList(p: ThreadListProps) {
   }, [measure, loaded]);
   useEffect(() => {
     if (range.end + PAGE / 2 >= threads.length) more();
-  }, [range.end, threads.length, more]);
+  }, [range.end, threads.length, more, settled]);
   const onLoaded = useRef(p.onLoaded);
   onLoaded.current = p.onLoaded;
   useEffect(() => {
