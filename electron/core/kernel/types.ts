@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type Database from 'better-sqlite3';
 import type { Logger } from './log';
 import type { EventBus } from './events';
-import type { Config } from '../host/config';
+import type { Config } from './config';
 
 export type JsonSchema = Record<string, unknown>;
 export type JsonObject = Record<string, unknown>;

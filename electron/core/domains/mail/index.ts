@@ -1,5 +1,6 @@
+export { mailCommands } from './cli';
 import type { CoreContext, Domain } from '../../kernel/types';
-import type { Nlp } from '../nlp/contract';
+import type { Nlp } from '../nlp';
 import type { InboxSaveDep, RouterDep } from './deps';
 import { mailResources } from './resources';
 import { mailRoutes } from './routes';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { CoreContext, JsonObject, SampleRequest } from '../../kernel/types';
 import { MailroomError, invalidArgument } from '../../kernel/errors';
-import type { Nlp } from '../nlp/contract';
+import type { Nlp } from '../nlp';
 import { MailConfigFiles } from './config';
 import type { InboxSaveDep, RouterDep } from './deps';
 import { generateDraft, needsApproval, policyRiskFlags, replyRecipients, replyTarget } from './draft';

@@ -1,6 +1,26 @@
 import { z } from 'zod';
 import { invalidArgument } from '../../kernel/errors';
-import type { RoutableItem } from './types';
+import type { JsonObject } from '../../kernel/types';
+
+/**
+ * What the router needs to know about an item. The vault and inbox domains hand over richer
+ * objects; these structural types are all the router relies on, so either may change freely.
+ */
+export interface RoutableItem {
+  path?: string;
+  title: string;
+  content: string;
+  /** The folder the inbox suggests filing it into (its destination). */
+  folder?: string;
+  intent?: string;
+  entities: string[];
+  tags: string[];
+  /** Where it came from: 'note', 'mcp', 'mail', 'session', … */
+  source?: string;
+  /** An ISO date the item is about (a due date, the day it was written). */
+  date?: string;
+  frontmatter?: JsonObject;
+}
 
 /**
  * The trigger language of a route. Its JSON form is what the API stores and the UI builder

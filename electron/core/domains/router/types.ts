@@ -1,25 +1,7 @@
 import type { JsonObject, JsonSchema } from '../../kernel/types';
 import type { Condition } from './conditions';
 
-/**
- * What the router needs to know about an item. The vault and inbox domains hand over richer
- * objects; these structural types are all the router relies on, so either may change freely.
- */
-export interface RoutableItem {
-  path?: string;
-  title: string;
-  content: string;
-  /** The folder the inbox suggests filing it into (its destination). */
-  folder?: string;
-  intent?: string;
-  entities: string[];
-  tags: string[];
-  /** Where it came from: 'note', 'mcp', 'mail', 'session', … */
-  source?: string;
-  /** An ISO date the item is about (a due date, the day it was written). */
-  date?: string;
-  frontmatter?: JsonObject;
-}
+export type { RoutableItem } from './conditions';
 
 /** `electron/core/domains/vault`, as far as the router uses it. */
 export interface VaultLike {
