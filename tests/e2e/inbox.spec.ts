@@ -65,3 +65,41 @@ test('review the demo inbox by keyboard, execute, undo, and capture by drag-and-
   await expect(cards).toHaveCount(listed.length + 1);
   await expect(page.locator('.inbox-item', { hasText: 'Ideas for Owen' })).toBeVisible();
 });
+
+test('learning from review: repeated edits toward one folder give a suggested rule card; accept writes it to the rules file', async ({ app, owner }) => {
+  const pottery = [
+    ['Pottery bisque', 'Bisque firing at the pottery studio: the kiln reached cone 04 overnight; two mugs cracked while cooling.'],
+    ['Pottery glaze day', 'Glaze firing in the studio kiln at cone 6; the celadon bowls crawled a little at the rims.'],
+    ['Pottery test tiles', 'Test tiles in the kiln at cone 6; pinholes on the white glaze, try a slower cooling next time.'],
+  ];
+  const saved: string[] = [];
+  for (const [title, content] of pottery) saved.push((await owner.api<{ path: string }>('POST', '/api/inbox/save', { title, content })).body.path);
+  const listed = (await owner.api<Listed>('GET', '/api/inbox')).body.items.filter((i) => saved.includes(i.path));
+  expect(listed).toHaveLength(3);
+  for (const i of listed) expect(i.destination ?? '').not.toMatch(/^family\/activities\//);
+  // The person files all three under family/activities/, against the suggestions.
+  const ex = await owner.api<{ results: Array<{ status: string }> }>('POST', '/api/inbox/execute', { actions: saved.map((p) => ({ path: p, action: 'move', destination: 'family/activities/' })) });
+  expect(ex.body.results.every((r) => r.status === 'done')).toBe(true);
+  const next = (await owner.api<{ path: string }>('POST', '/api/inbox/save', { title: 'Pottery second bisque', content: 'Another bisque firing in the kiln at cone 04; nothing cracked this time.' })).body.path;
+
+  await app.goto(app.url().split('#')[0] + '#/inbox');
+  const page = app.getByTestId('inbox-page');
+  const card = page.getByTestId('suggested-rule');
+  await expect(card).toBeVisible();
+  await expect(card).toContainText('Suggested rule');
+  const line = (await card.locator('.inbox-rule-line').textContent())!;
+  expect(line).toMatch(/^- anything about \S+ → family\/activities\/$/);
+  const item = page.locator(`.inbox-item[data-path="${next}"]`);
+  await expect(item.locator('.inbox-reason')).toContainText(/like \d earlier items? you filed in family\/activities/);
+  // The list scrolls inside the page: a tall viewport shows the card and the learnt item together.
+  await app.setViewportSize({ width: 1280, height: 2600 });
+  await app.screenshot({ path: test.info().outputPath('inbox-learning.png') });
+  await app.setViewportSize({ width: 1280, height: 800 });
+
+  await card.getByRole('button', { name: 'Accept' }).click();
+  await expect(card).toHaveCount(0);
+  const rules = fs.readFileSync(path.join(owner.vaultDir, '_brain_config/inbox_rules.md'), 'utf8');
+  expect(rules).toContain(line);
+  // Applied on the next analysis.
+  await expect(item.locator('.inbox-rule')).toContainText(line.slice(2));
+});

@@ -15,8 +15,9 @@ import { runMcpStdio } from './mcp-stdio';
 import { mailboxCommands } from '../domains/mailbox';
 import { mailCommands } from '../domains/mail';
 import { vaultCommands } from '../domains/vault';
+import { inboxCommands } from '../domains/inbox';
 
-const domainCommands: readonly CliCommandDef[] = [...mailboxCommands, ...mailCommands, ...vaultCommands];
+const domainCommands: readonly CliCommandDef[] = [...mailboxCommands, ...mailCommands, ...vaultCommands, ...inboxCommands];
 
 interface CommonOpts {
   vault?: string;

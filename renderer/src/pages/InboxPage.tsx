@@ -5,6 +5,7 @@ import { useToasts } from '../components/Toasts';
 import { InboxItemExtras } from './inbox/extras';
 import { captureDrop } from './inbox/capture';
 import { useInbox } from './inbox/useInbox';
+import { SuggestedRuleCard } from './inbox/SuggestedRule';
 import type { Decision, ExecuteResult, InboxItem } from './inbox/types';
 import './inbox/inbox.css';
 
@@ -14,13 +15,12 @@ const SHORTCUTS: Array<[string, string]> = [
   ['e', 'edit destination'],
   ['d', 'delete'],
   ['m', 'merge'],
-  ['s', 'skip'],
+  ['s', 'skip (keep in inbox)'],
   ['x', 'execute accepted'],
 ];
 
-/** What accepting the suggestion means: a low-confidence "keep" with a guessed folder becomes a move there. */
+/** What accepting the suggestion means (keep is only suggested when nothing places the item). */
 function accepted(item: InboxItem): Decision {
-  if (item.suggested_action === 'keep' && item.destination) return { action: 'move', destination: item.destination };
   return { action: item.suggested_action, destination: item.destination ?? undefined };
 }
 
@@ -60,6 +60,7 @@ export function InboxPage() {
   const items = useMemo(() => data?.items ?? [], [data]);
   const threshold = data?.threshold ?? 0.7;
   const current = items[Math.min(cursor, Math.max(0, items.length - 1))];
+  const review = useMemo(() => new Set(data?.needs_review ?? items.filter((i) => i.suggested_action === 'move' && i.confidence < threshold).map((i) => i.path)), [data, items, threshold]);
 
   // Decisions for items that left the inbox are dropped.
   useEffect(() => {
@@ -121,10 +122,10 @@ export function InboxPage() {
   const acceptAbove = useCallback(() => {
     setDecisions((all) => {
       const next = { ...all };
-      for (const i of items) if (i.confidence >= 0.8 && i.suggested_action !== 'keep') next[i.path] = accepted(i);
+      for (const i of items) if (i.confidence >= threshold && i.suggested_action !== 'keep') next[i.path] = accepted(i);
       return next;
     });
-  }, [items]);
+  }, [items, threshold]);
 
   const startEdit = useCallback(
     (item: InboxItem, mode: 'move' | 'merge') => {
@@ -172,7 +173,8 @@ export function InboxPage() {
           } else startEdit(item, 'merge');
           break;
         case 's':
-          decide(item.path, null);
+          // Skip = keep it in the inbox for now; executed, it is recorded like any other decision.
+          decide(item.path, { action: 'keep' });
           step(1);
           break;
         case 'x':
@@ -229,7 +231,7 @@ export function InboxPage() {
         </h1>
         <div className="toolbar">
           <button className="btn" onClick={acceptAbove} disabled={!items.length}>
-            Accept all above 0.8
+            Accept all above {threshold}
           </button>
           <button className="btn btn-primary" onClick={() => void execute()} disabled={!acceptedCount || busy}>
             {busy ? 'Filing…' : `Execute ${acceptedCount || ''} selected`.replace('  ', ' ')}
@@ -273,6 +275,17 @@ export function InboxPage() {
         </details>
       )}
 
+      {(data?.rule_suggestions ?? []).map((s) => (
+        <SuggestedRuleCard
+          key={s.id}
+          suggestion={s}
+          onDone={(message) => {
+            toasts.show({ title: message });
+            void reload();
+          }}
+        />
+      ))}
+
       {!data && !error && <p className="muted">Loading…</p>}
       {data && items.length === 0 && (
         <EmptyState title="Inbox zero" body="Nothing waiting to be filed. Drop notes or files here, or save from Claude with brain_inbox_save." />
@@ -295,7 +308,14 @@ export function InboxPage() {
                   <strong>{item.title}</strong>
                   <span className="muted inbox-path">{item.path}</span>
                 </div>
-                <ConfidenceMeter value={item.confidence} threshold={threshold} />
+                <span className="inbox-meta">
+                  {review.has(item.path) && (
+                    <span className="chip inbox-review" title={`confidence below the rules' threshold ${threshold}`}>
+                      needs review
+                    </span>
+                  )}
+                  <ConfidenceMeter value={item.confidence} threshold={threshold} />
+                </span>
               </div>
               {item.summary && <p className="inbox-summary">{item.summary}</p>}
               <div className="inbox-suggestion">
@@ -360,9 +380,14 @@ export function InboxPage() {
                     <button className="btn btn-small" onClick={() => decide(item.path, { action: 'delete' })}>
                       Delete
                     </button>
-                    <button className="btn btn-small" onClick={() => decide(item.path, null)}>
+                    <button className="btn btn-small" onClick={() => decide(item.path, { action: 'keep' })}>
                       Skip
                     </button>
+                    {d && (
+                      <button className="btn btn-small" onClick={() => decide(item.path, null)}>
+                        Clear
+                      </button>
+                    )}
                   </span>
                 </div>
               )}

@@ -1,8 +1,13 @@
 /**
- * inbox_analyze: for each inbox item, extract entities, resolve them through the vault index
- * (titles, aliases, people notes, entity occurrences, BM25 neighbours), apply the rules, detect
- * near-duplicates and junk, and vote a folder weighted by evidence. Reads only what it needs and
- * modifies nothing.
+ * inbox_analyze: for each inbox item, gather evidence of where it belongs — the person's rules
+ * and hints, their earlier decisions, entities resolved to notes (and a person's note to the
+ * projects it names), BM25 neighbours re-ranked by TF-IDF similarity, per-folder TF-IDF
+ * profiles — vote a folder weighted by evidence, and state a confidence built from the kinds
+ * and amounts of evidence and the margins between candidates. Detects duplicates (delete) and
+ * updates of existing notes (merge). Reads only what it needs and modifies nothing.
+ *
+ * `keep` means "nowhere to put it": an item with any evidence gets `move` with the best folder
+ * and an honest confidence; the rules' threshold only marks items for review.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,9 +15,11 @@ import type { Nlp } from '../nlp';
 import type { VaultApi, EntityPlace } from '../vault';
 import { parseNote, normName, fileStem, freePath } from '../vault';
 import type { AnalysisItem, ProcessingHints } from './contract';
-import { extractEntities, type FoundEntity } from './entities';
+import { extractEntities, knownNames, type FoundEntity } from './entities';
 import { ruleMatches, type Rule, type Rules } from './rules';
 import { clip, containment, contentWords, plain, shingles, slugify } from './text';
+import { cosine, folderProfiles, rankFolders, type Profiles } from './profiles';
+import { memoryVotes, type Memory } from './learn';
 
 export const INBOX_FOLDER = 'inbox';
 
@@ -23,27 +30,103 @@ export interface AnalyzeContext {
   now: number;
   /** Destinations already suggested in this run (so two items never get the same file name). */
   taken?: Set<string>;
+  /** Earlier decisions (learning from review), in the profiles' term space. */
+  memory?: (p: Profiles) => Memory;
 }
 
-/** Internal: the features behind a suggestion (used by the calibration bench). */
+/** The kinds of evidence that place an item in a folder. */
+export type EvidenceKind = 'rule' | 'hint' | 'examples' | 'entity' | 'link' | 'neighbours' | 'profile' | 'structure';
+
+/**
+ * How far one kind of evidence is trusted on its own when it points fully at one folder with a
+ * full amount. Priors about the kinds (a rule the person wrote or their own earlier decision is
+ * stronger than shared words), not constants fitted to a fixture. The weak kinds (neighbours,
+ * profile, structure) together stay below 0.8 (1 − 0.55·0.6·0.8 = 0.74): a confidence of 0.8 or
+ * more needs a rule, a hint, an earlier decision or a resolved entity agreeing with them.
+ */
+export const RELIABILITY: Record<EvidenceKind, number> = {
+  rule: 0.75,
+  hint: 0.8,
+  examples: 0.8,
+  entity: 0.55,
+  link: 0.3,
+  neighbours: 0.45,
+  profile: 0.4,
+  structure: 0.2,
+};
+
+/** One kind of evidence for an item: its votes per folder and how much of it there is (0–1). */
+export interface Evidence {
+  kind: EvidenceKind;
+  votes: Map<string, number>;
+  amount: number;
+}
+
+export interface EvidenceRow {
+  kind: EvidenceKind;
+  /** Share of this kind's votes for the chosen folder. */
+  share: number;
+  amount: number;
+  /** reliability × amount × share. */
+  strength: number;
+  /** The folder this kind prefers. */
+  top: string;
+}
+
+/** Internal: the evidence behind a suggestion (used by the bench and the calibration tests). */
 export interface AnalysisDetail {
   item: AnalysisItem;
-  features: { top: number; second: number; total: number; rule: boolean; hint: boolean };
+  evidence: EvidenceRow[];
   /** Folder votes, best first. */
   votes: Array<[string, number]>;
 }
 
+const round2 = (x: number) => Math.round(x * 100) / 100;
+/** Evidence for a parent or child folder half-supports the chosen one. */
+const related = (a: string, b: string) => (a === b ? 1 : a.startsWith(b + '/') || b.startsWith(a + '/') ? 0.5 : 0);
+
+/**
+ * Confidence that `chosen` is right: each kind of evidence is a witness worth reliability ×
+ * amount × its share for the chosen folder, combined as independent witnesses (noisy-OR); a
+ * kind that prefers another folder lowers it in proportion to how much it prefers it (less so
+ * when the person's own rule or hint backs the chosen folder). No evidence → 0. Capped at 0.97.
+ */
+export function confidenceOf(evidence: Evidence[], chosen: string): { confidence: number; rows: EvidenceRow[] } {
+  let miss = 1;
+  let doubt = 1;
+  const rows: EvidenceRow[] = [];
+  // The person's explicit instructions (their rule, their hint) outrank inferred disagreement.
+  let explicit = 0;
+  for (const e of evidence) {
+    if (e.kind !== 'rule' && e.kind !== 'hint') continue;
+    const total = [...e.votes.values()].reduce((a, b) => a + Math.max(0, b), 0);
+    const forChosen = [...e.votes].reduce((a, [f, w]) => a + Math.max(0, w) * (f === chosen ? 1 : 0), 0);
+    if (total > 0) explicit = Math.max(explicit, RELIABILITY[e.kind] * Math.min(1, e.amount) * (forChosen / total));
+  }
+  for (const e of evidence) {
+    const total = [...e.votes.values()].reduce((a, b) => a + Math.max(0, b), 0);
+    const amount = Math.max(0, Math.min(1, e.amount));
+    if (total <= 0 || amount <= 0) continue;
+    let forChosen = 0;
+    let top = '';
+    let topW = 0;
+    for (const [f, w] of e.votes) {
+      forChosen += Math.max(0, w) * related(f, chosen);
+      if (w > topW) [top, topW] = [f, w];
+    }
+    const share = Math.min(1, forChosen / total);
+    const strength = RELIABILITY[e.kind] * amount * share;
+    miss *= 1 - strength;
+    if (related(top, chosen) < 1) doubt *= 1 - 0.8 * RELIABILITY[e.kind] * amount * Math.max(0, topW / total - share) * (1 - explicit);
+    rows.push({ kind: e.kind, share: round2(share), amount: round2(amount), strength: round2(strength), top });
+  }
+  return { confidence: round2(Math.min(0.97, (1 - miss) * doubt)), rows };
+}
+
 const PEOPLE_DIR = /(^|\/)(people|persons|contacts|person|who)$/i;
 const JUNK = /^(test|testing|asdf+|qwerty|lorem ipsum.*|x+|todo|tbd|\.+|untitled|new note|hello|hi)$/i;
-
-/** Calibrated on tests/fixtures/vault-eval (see docs/vault-inbox.md): logistic over vote share and evidence. */
-export function confidenceOf(f: AnalysisDetail['features']): number {
-  if (f.total <= 0) return 0.15;
-  const share = f.top / f.total;
-  const margin = (f.top - f.second) / Math.max(f.top, 1e-9);
-  const z = 2.2 * share + 1.6 * margin + 0.55 * Math.log1p(f.top) + (f.rule ? 1.4 : 0) + (f.hint ? 1.2 : 0) - 3.4;
-  return Math.round(Math.min(0.98, 1 / (1 + Math.exp(-z))) * 100) / 100;
-}
+/** "add to my X notes", "append this to …", "update …": the person asks for a merge. */
+const MERGE_ASK = /\b(add (?:this |these |it )?to (?:my |the )?|append (?:this |it )?to (?:my |the )?|update (?:my |the )|goes (?:in|into) (?:my |the ))/i;
 
 function hintsOf(fm: Record<string, unknown>): ProcessingHints {
   const h = fm.processing_hints;
@@ -82,19 +165,6 @@ const folderOfTemplate = (t: string) => {
 /** Folders items may be filed into: not the inbox itself, not config/template folders (`_brain_config`, `_templates`). */
 export const isDestination = (folder: string) => !!folder && folder !== INBOX_FOLDER && !folder.startsWith(INBOX_FOLDER + '/') && !folder.startsWith('_');
 
-class Votes {
-  readonly by = new Map<string, number>();
-  add(folder: string, w: number) {
-    if (!folder || w <= 0 || !isDestination(folder)) return;
-    // One-note-per-person folders say who an item is about, rarely where it belongs.
-    if (PEOPLE_DIR.test(folder)) w *= 0.2;
-    this.by.set(folder, (this.by.get(folder) ?? 0) + w);
-  }
-  ranked(): Array<[string, number]> {
-    return [...this.by].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  }
-}
-
 function entityVotes(places: EntityPlace[], self: string, weak: boolean): Map<string, number> {
   const per = new Map<string, number>();
   const inc = (f: string, w: number, cap: number) => per.set(f, Math.min(cap, (per.get(f) ?? 0) + w));
@@ -111,6 +181,33 @@ function entityVotes(places: EntityPlace[], self: string, weak: boolean): Map<st
   return per;
 }
 
+/** Votes per kind of evidence, and the amount of each kind (0–1). */
+class Collector {
+  readonly kinds = new Map<EvidenceKind, Evidence>();
+  add(kind: EvidenceKind, folder: string, w: number) {
+    if (!folder || !(w > 0) || !isDestination(folder)) return;
+    // One-note-per-person folders say who an item is about, rarely where it belongs.
+    if (PEOPLE_DIR.test(folder)) w *= 0.2;
+    const e = this.kinds.get(kind) ?? { kind, votes: new Map<string, number>(), amount: 0 };
+    e.votes.set(folder, (e.votes.get(folder) ?? 0) + w);
+    this.kinds.set(kind, e);
+  }
+  amount(kind: EvidenceKind, a: number) {
+    const e = this.kinds.get(kind);
+    if (e) e.amount = Math.max(e.amount, Math.min(1, a));
+  }
+  has(kind: EvidenceKind) {
+    return !!this.kinds.get(kind)?.votes.size;
+  }
+  ranked(): Array<[string, number]> {
+    const by = new Map<string, number>();
+    for (const e of this.kinds.values()) for (const [f, w] of e.votes) by.set(f, (by.get(f) ?? 0) + w);
+    return [...by].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  }
+}
+
+const folderOfPath = (p: string) => (path.posix.dirname(p) === '.' ? '' : path.posix.dirname(p));
+
 export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext): Promise<AnalysisDetail> {
   const { index } = ctx.vault;
   const note = parseNote(rel, text);
@@ -119,7 +216,7 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   const title = note.title;
   const summary = clip(body.startsWith(title) ? body.slice(title.length).trim() : body, 80);
   const rulesMatched: string[] = [];
-  const votes = new Votes();
+  const ev = new Collector();
   const reasons: string[] = [];
   const base = (over: Partial<AnalysisItem>): AnalysisItem => ({
     path: rel,
@@ -129,25 +226,29 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     entity_locations: {},
     suggested_action: 'keep',
     destination: null,
-    confidence: 0.2,
+    confidence: 0,
     reasoning: '',
     rules_matched: [],
     ...over,
   });
+  const done = (item: AnalysisItem): AnalysisDetail => ({ item, evidence: [], votes: [] });
 
   // Empty and junk notes.
   const words = body.split(/\s+/).filter(Boolean);
-  if (!words.length || (words.length <= 3 && JUNK.test(body.replace(/[^\p{L}\p{N} ]/gu, '').trim()))) {
-    return {
-      item: base({ suggested_action: 'delete', confidence: words.length ? 0.85 : 0.95, reasoning: words.length ? 'Placeholder text only' : 'Empty note' }),
-      features: { top: 0, second: 0, total: 0, rule: false, hint: false },
-      votes: [],
-    };
+  const junk = (t: string) => JUNK.test(t.replace(/[^\p{L}\p{N} ]/gu, '').trim());
+  // Placeholder text only (a heading "asdf" over a body "asdf" is still placeholder text).
+  const placeholder = words.length <= 6 && (junk(body) || [...new Set(words.map((w) => w.toLowerCase()))].every(junk));
+  if (!words.length || placeholder) {
+    return done(base({ suggested_action: 'delete', confidence: words.length ? 0.85 : 0.95, reasoning: words.length ? 'Placeholder text only' : 'Empty note' }));
   }
 
+  const p = folderProfiles(index, isDestination);
+  const itemVec = p.vector(note.body, `${title} ${note.tags.join(' ')}`);
+
   // Entities and where they live.
+  const dict = index.nameDictionary();
   const entities: FoundEntity[] = await extractEntities(`${title}\n${note.body}`, {
-    dict: index.nameDictionary(),
+    dict,
     aliases: ctx.rules.aliases,
     nlp: ctx.nlp,
     hints: hints.entities,
@@ -159,35 +260,62 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   const entitiesShown = entities.filter((e) => normName(e.name) !== own && !/^[\d\s.,:/-]+$/.test(e.name));
   entities.splice(0, entities.length, ...entitiesShown);
   const locations: Record<string, string[]> = {};
-  let resolved = 0;
+  const hop = new Set<string>();
   for (const e of entities.slice(0, 8)) {
     const places = index.places(e.name, 60);
     if (!places.length) continue;
-    const per = entityVotes(places, rel, e.source === 'topic' || e.source === 'capitalized');
+    const weak = e.source === 'topic' || e.source === 'capitalized';
+    const per = entityVotes(places, rel, weak);
     if (!per.size) continue;
-    resolved++;
     const ranked = [...per].sort((a, b) => b[1] * (PEOPLE_DIR.test(b[0]) ? 0.2 : 1) - a[1] * (PEOPLE_DIR.test(a[0]) ? 0.2 : 1));
-    for (const [f, w] of ranked) votes.add(f, w);
+    for (const [f, w] of ranked) ev.add('entity', f, w);
+    const named = places.some((x) => (x.kind === 'title' || x.kind === 'alias') && isDestination(x.folder) && !PEOPLE_DIR.test(x.folder) && x.path !== rel);
+    ev.amount('entity', (named ? 1 : 0.6) * (weak ? 0.5 : 1));
     if (Object.keys(locations).length < 3) locations[e.name] = ranked.slice(0, 2).map(([f]) => f);
+    // A person's note names the projects and places they belong to: follow it one hop.
+    for (const pl of places) {
+      if (!(pl.kind === 'title' || pl.kind === 'alias') || !PEOPLE_DIR.test(pl.folder) || hop.has(pl.path)) continue;
+      hop.add(pl.path);
+      const personText = p.text(pl.path);
+      if (!personText) continue;
+      const named2 = knownNames(personText, dict, ctx.rules.aliases, new Set([normName(pl.title)]));
+      const folders = new Map<string, number>();
+      for (const n of named2.slice(0, 6)) {
+        for (const q of dict.get(normName(n.name)) ?? []) {
+          if (q.path === pl.path || q.path === rel || !isDestination(q.folder) || PEOPLE_DIR.test(q.folder)) continue;
+          folders.set(q.folder, (folders.get(q.folder) ?? 0) + (n.source === 'topic' ? 0.5 : 1));
+        }
+      }
+      const sum = [...folders.values()].reduce((a, b) => a + b, 0);
+      for (const [f, w] of folders) ev.add('link', f, (2 * w) / Math.max(sum, 1));
+      // What the person's note is about (their role, their work) is where items about them go.
+      const about = rankFolders(p, p.vector(personText)).filter(([f]) => isDestination(f) && !PEOPLE_DIR.test(f));
+      const a1 = about[0]?.[1] ?? 0;
+      if (a1 >= 0.05) for (const [f, c] of about.slice(0, 2)) if (c >= 0.6 * a1) ev.add('link', f, 2 * (c / a1) ** 2);
+      if (folders.size || a1 >= 0.05) ev.amount('link', weak ? 0.5 : 1);
+    }
   }
-  if (resolved) {
-    const names = Object.keys(locations).slice(0, 3);
-    if (names.length) reasons.push(`${names.join(', ')} → ${[...new Set(names.map((n) => locations[n][0]))].join(', ')}`);
-  }
+  const names = Object.keys(locations).slice(0, 3);
+  if (names.length) reasons.push(`${names.join(', ')} → ${[...new Set(names.map((n) => locations[n][0]))].join(', ')}`);
 
-  // BM25 neighbours: where similar notes live (and candidates for duplicates).
+  // BM25 neighbours, re-ranked by TF-IDF similarity: where similar notes live (and candidates for duplicates).
   const freq = new Map<string, number>();
   for (const w of contentWords(body)) freq.set(w, (freq.get(w) ?? 0) + 1);
   const top = [...new Set([...contentWords(title), ...[...freq].sort((a, b) => b[1] - a[1]).map(([w]) => w)])].slice(0, 10);
-  const hits = top.length ? index.search(top.join(' '), { limit: 10, mode: 'OR' }).filter((h) => h.path !== rel) : [];
-  const neighbours = hits.filter((h) => !h.path.startsWith(INBOX_FOLDER + '/'));
-  const maxScore = neighbours[0]?.score ?? 1;
-  neighbours.slice(0, 8).forEach((h, i) => votes.add(path.posix.dirname(h.path) === '.' ? '' : path.posix.dirname(h.path), (2 * h.score) / maxScore / (1 + i * 0.35)));
-  if (neighbours.length) reasons.push(`similar: ${neighbours[0].path}`);
+  const hits = top.length ? index.search(top.join(' '), { limit: 12, mode: 'OR' }).filter((h) => h.path !== rel) : [];
+  const near = hits
+    .filter((h) => !h.path.startsWith(INBOX_FOLDER + '/'))
+    .map((h) => ({ ...h, sim: cosine(itemVec, p.vector(p.text(h.path) ?? '')) }))
+    .filter((h) => h.sim >= 0.04)
+    .sort((a, b) => b.sim - a.sim);
+  const maxSim = near[0]?.sim ?? 0;
+  near.slice(0, 8).forEach((h, i) => ev.add('neighbours', folderOfPath(h.path), (2 * h.sim) / maxSim / (1 + i * 0.35)));
+  ev.amount('neighbours', maxSim / 0.3);
+  if (near.length) reasons.push(`similar: ${near[0].path}`);
 
   // Near-duplicates among the closest notes.
   const mine = shingles(body);
-  for (const h of hits.slice(0, 5)) {
+  for (const h of hits.slice(0, 6)) {
     let other: string;
     try {
       other = fs.readFileSync(ctx.vault.resolve(h.path), 'utf8');
@@ -199,25 +327,46 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     if (mine.size >= 3 && c >= 0.9 && containment(theirs, mine) >= 0.9) {
       // Two copies in the inbox: keep the first, delete the later one.
       if (h.path.startsWith(INBOX_FOLDER + '/') && h.path > rel) continue;
-      return {
-        item: base({ suggested_action: 'delete', destination: h.path, confidence: 0.93, reasoning: `Duplicate of ${h.path}` }),
-        features: { top: 0, second: 0, total: 0, rule: false, hint: false },
-        votes: [],
-      };
+      return done(base({ suggested_action: 'delete', destination: h.path, confidence: 0.93, reasoning: `Duplicate of ${h.path}` }));
     }
     // An update of an existing note (it repeats most of that note) or a fragment of it: merge.
     const overlap = Math.max(c, theirs.size >= 3 ? containment(theirs, mine) : 0);
     if (mine.size >= 3 && overlap >= 0.6 && !h.path.startsWith(INBOX_FOLDER + '/')) {
-      return {
-        item: base({
+      return done(
+        base({
           suggested_action: 'merge',
           destination: h.path,
-          confidence: Math.round(Math.min(0.93, 0.55 + 0.4 * overlap) * 100) / 100,
+          confidence: round2(Math.min(0.93, 0.55 + 0.4 * overlap)),
           reasoning: `${Math.round(overlap * 100)}% overlap with ${h.path}; merge`,
         }),
-        features: { top: 0, second: 0, total: 0, rule: false, hint: false },
-        votes: [],
-      };
+      );
+    }
+  }
+  // "Add this to my banana bread notes": the person names the note to merge into.
+  const ask = MERGE_ASK.exec(`${title}. ${body}`);
+  if (ask) {
+    const after = `${title}. ${body}`.slice(ask.index + ask[0].length, ask.index + ask[0].length + 80).split(/[.!?\n;:(]/)[0];
+    const want = contentWords(after).filter((w) => !/^(notes?|list|page|file|doc|document)$/.test(w));
+    if (want.length) {
+      const cand = index
+        .search(want.join(' '), { limit: 8, excludeFolder: INBOX_FOLDER })
+        .map((h) => {
+          const tw = new Set(contentWords(h.title));
+          const hit = want.filter((w) => tw.has(w)).length;
+          return { h, score: hit / Math.max(want.length, tw.size) };
+        })
+        .filter((x) => x.score >= 0.5)
+        .sort((a, b) => b.score - a.score)[0];
+      if (cand) {
+        return done(
+          base({
+            suggested_action: 'merge',
+            destination: cand.h.path,
+            confidence: round2(0.6 + 0.3 * cand.score),
+            reasoning: `asks to add to ${cand.h.title}; merge into ${cand.h.path}`,
+          }),
+        );
+      }
     }
   }
 
@@ -228,48 +377,78 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     if (!ruleMatches(rule, subject, ctx.rules.aliases)) continue;
     rulesMatched.push(rule.name);
     const f = folderOfTemplate(rule.destination);
-    votes.add(f, 6);
+    ev.add('rule', f, 6);
+    ev.amount('rule', 1);
     ruleDest ??= { rule, folder: f };
   }
   if (rulesMatched.length) reasons.unshift(`rule ${rulesMatched.map((r) => `'${clip(r, 40)}'`).join(', ')}`);
   const itemWords = new Set(contentWords(`${title} ${body}`));
   for (const [folder, desc] of ctx.rules.folders) {
     const overlap = contentWords(desc).filter((w) => itemWords.has(w)).length;
-    if (overlap) votes.add(folder, Math.min(1.5, overlap * 0.6));
+    if (overlap) {
+      ev.add('structure', folder, Math.min(1.5, overlap * 0.6));
+      ev.amount('structure', 1);
+    }
   }
-  let hint = false;
   if (hints.category) {
     const c = hints.category.replace(/^\/+|\/+$/g, '');
-    votes.add(c, 5);
-    hint = true;
+    ev.add('hint', c, 5);
+    ev.amount('hint', 1);
     reasons.unshift(`hint ${c}`);
   }
 
-  const ranked = votes.ranked();
-  const total = ranked.reduce((a, [, w]) => a + w, 0);
-  const features = { top: ranked[0]?.[1] ?? 0, second: ranked[1]?.[1] ?? 0, total, rule: !!ruleDest && ruleDest.folder === ranked[0]?.[0], hint };
+  // Folder profiles: the TF-IDF centroid of each folder's notes, titles, tags and path words.
+  const prof = rankFolders(p, itemVec).filter(([f]) => isDestination(f));
+  const c1 = prof[0]?.[1] ?? 0;
+  prof.slice(0, 3).forEach(([f, c]) => {
+    if (c >= 0.6 * c1) ev.add('profile', f, 3 * (c / c1) ** 2);
+  });
+  ev.amount('profile', c1 / 0.25);
+
+  // Earlier decisions: the nearest items the person filed, and per-folder prototypes of them.
+  let like: Map<string, number> = new Map();
+  if (ctx.memory) {
+    const m = ctx.memory(p);
+    if (m.examples.length) {
+      const mv = memoryVotes(m, itemVec);
+      like = mv.like;
+      for (const [f, s] of mv.votes) ev.add('examples', f, 6 * s);
+      const p1 = mv.proto[0]?.[1] ?? 0;
+      for (const [f, s] of mv.proto.slice(0, 2)) if (s >= 0.7 * p1) ev.add('examples', f, 3 * s);
+      ev.amount('examples', Math.max(...[...mv.best.values(), 0]) / 0.5);
+    }
+  }
+
+  const ranked = ev.ranked();
   const shownEntities = entities.slice(0, 4).map((e) => e.name);
-  if (!ranked.length) {
+  const evidence = [...ev.kinds.values()];
+  // Keep means "nowhere to put it": no rule, hint, earlier decision or entity, and only faint word overlap.
+  const placed =
+    ev.has('rule') || ev.has('hint') || ev.has('examples') || ev.has('entity') || ev.has('link') || (ev.has('neighbours') && maxSim >= 0.1) || (ev.has('profile') && c1 >= 0.08);
+  if (!ranked.length || !placed) {
     return {
-      item: base({ entities: shownEntities, entity_locations: locations, confidence: 0.15, reasoning: 'No rule, entity or similar note places it' }),
-      features,
-      votes: ranked,
+      item: base({ entities: shownEntities, entity_locations: locations, confidence: 0, reasoning: 'No rule, entity, earlier decision or similar note places it' }),
+      evidence: [],
+      votes: ranked.slice(0, 5),
     };
   }
   const folder = ranked[0][0];
+  const n = like.get(folder) ?? 0;
+  if (n) reasons.unshift(`like ${n} earlier item${n === 1 ? '' : 's'} you filed in ${folder}`);
   const vars = { title, date: itemDate(note.frontmatter, rel, ctx.now) };
   let dest = ruleDest && ruleDest.folder === folder ? renderDestination(ruleDest.rule.destination, vars) : `${folder}/${slugify(title)}.md`;
   const taken = ctx.taken ?? new Set<string>();
   try {
     dest = path.posix.relative(
       ctx.vault.root.split(path.sep).join('/'),
-      freePath(path.join(ctx.vault.root, dest), (p) => taken.has(p) || fs.existsSync(p)).split(path.sep).join('/'),
+      freePath(path.join(ctx.vault.root, dest), (q) => taken.has(q) || fs.existsSync(q)).split(path.sep).join('/'),
     );
   } catch {
     // Keep the plain destination; execute resolves collisions again.
   }
   taken.add(path.join(ctx.vault.root, dest));
-  const confidence = confidenceOf(features);
+  const { confidence, rows } = confidenceOf(evidence, folder);
+  if (!reasons.length) reasons.push(`words like ${folder}'s notes`);
   return {
     item: base({
       entities: shownEntities,
@@ -277,10 +456,10 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
       suggested_action: 'move',
       destination: dest,
       confidence,
-      reasoning: clip(reasons.join('; ') || `votes for ${folder}`, 140),
+      reasoning: clip(reasons.join('; '), 140),
       rules_matched: rulesMatched,
     }),
-    features,
+    evidence: rows,
     votes: ranked.slice(0, 5),
   };
 }

@@ -35,6 +35,9 @@ export const AnalyzeResult = z.object({
   rules_applied: z.array(z.string()),
   rules_unparsed: z.array(z.string()),
   items_skipped: z.array(z.string()),
+  /** Suggestions below the rules' confidence threshold: shown for review, not turned into keep. */
+  needs_review: z.array(z.string()).optional(),
+  threshold: z.number().optional(),
 });
 export type AnalyzeResult = z.infer<typeof AnalyzeResult>;
 

@@ -2,26 +2,33 @@
  * The inbox: rules, analysis (entity resolution through the vault index), execution with a
  * crash-safe journal and undo, and capture (brain_inbox_save, drag-and-drop).
  */
+export { inboxCommands } from './cli';
 import path from 'node:path';
 import { invokeTool } from '../../kernel/tool';
 import { MailroomError, notFound } from '../../kernel/errors';
-import type { CoreContext, Domain } from '../../kernel/types';
+import { RawResponse, type CoreContext, type Domain } from '../../kernel/types';
 import type { Nlp } from '../nlp';
 import { inboxSchema } from '../../kernel/db/migrations/002_inbox';
-import { atomicWrite, freePath, listVaultFiles, normalizeRel, readVaultFile, sha256, tryReadVaultFile, vaultFileStat, type VaultApi } from '../vault';
+import { atomicWrite, freePath, listVaultFiles, normalizeRel, parseNote, readVaultFile, sha256, tryReadVaultFile, vaultFileStat, type VaultApi } from '../vault';
 import { HubEvent } from '../../../../shared/api';
 import { analyzeOne, INBOX_FOLDER, type AnalysisDetail } from './analyze';
 import { saveItem, type SaveInput, type SaveResult } from './capture';
 import type { ActionInput, AnalysisItem, AnalyzeResult, ExecuteResult, UndoResult } from './contract';
 import { InboxJournal } from './execute';
+import { ExampleStore, type NewExample, type RuleSuggestion } from './learn';
+import { folderProfiles } from './profiles';
+import { isDestination } from './analyze';
+import { appendLooseRule } from './rules';
 import { defaultRules, parseRules, RULES_PATH, type Rules } from './rules';
+import type { InboxAction } from './contract';
 import { brainInboxSaveTool } from './tools/brain_inbox_save';
 import { inboxAnalyzeTool } from './tools/inbox_analyze';
 import { inboxExecuteTool } from './tools/inbox_execute';
 import { inboxUndoTool } from './tools/inbox_undo';
 import { clip } from './text';
 
-export { analyzeOne, confidenceOf, renderDestination, INBOX_FOLDER, type AnalysisDetail } from './analyze';
+export { analyzeOne, confidenceOf, renderDestination, isDestination, INBOX_FOLDER, RELIABILITY, type AnalysisDetail, type Evidence, type EvidenceKind } from './analyze';
+export { ExampleStore, type Example, type RuleSuggestion } from './learn';
 export { parseRules, defaultRules, ruleMatches, RULES_PATH, type Rules, type Rule } from './rules';
 export { extractEntities, knownNames, type FoundEntity } from './entities';
 export { InboxJournal } from './execute';
@@ -42,17 +49,31 @@ export interface CaptureFile {
 export interface InboxApi {
   save(input: SaveInput): Promise<SaveResult>;
   analyze(args?: { paths?: string[]; limit?: number }): Promise<AnalyzeResult>;
-  execute(args: { actions: ActionInput[]; dry_run?: boolean }): Promise<ExecuteResult>;
+  /** `origin` labels the examples the decisions become ('review' from the Inbox page and REST, 'mcp' from inbox_execute). */
+  execute(args: { actions: ActionInput[]; dry_run?: boolean }, origin?: string): Promise<ExecuteResult>;
   undo(undoId: string): Promise<UndoResult>;
   /** Current inbox items with their (cached) analyses, for the review page. */
-  list(): Promise<AnalyzeResult & { count: number; threshold: number }>;
+  list(): Promise<AnalyzeResult & { count: number; threshold: number; rule_suggestions: RuleSuggestion[] }>;
   capture(input: { text?: string; title?: string; files?: CaptureFile[] }): Promise<{ saved: SaveResult[] }>;
   rules(): Rules;
+  /** Labelled examples from review (learning loop). */
+  examples: ExampleStore;
+  /** Open rule suggestions (after repeated edits toward one folder). */
+  ruleSuggestions(): RuleSuggestion[];
+  /** Appends the suggested rule line to the rules file (atomic write + commit) and applies it. */
+  acceptRule(id: number): Promise<{ line: string; path: string; commit?: string }>;
+  dismissRule(id: number): RuleSuggestion;
   /** Resolves when pending automatic analysis has run (tests). */
   idle(): Promise<void>;
 }
 
 export type InboxDomain = Domain & InboxApi;
+
+const suggestionId = (raw: string | undefined) => {
+  const id = Number(raw);
+  if (!Number.isInteger(id) || id <= 0) throw new MailroomError('invalid_argument', `Suggested rule ids are positive integers (got ${JSON.stringify(raw)}).`);
+  return id;
+};
 
 const TEXT_EXT = /\.(md|markdown|txt|text|csv|json|ya?ml|html?|org)$/i;
 
@@ -62,6 +83,7 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
   const db = ctx.stateDb;
   inboxSchema(db);
   const journal = new InboxJournal({ db, vault, trashDir: path.join(ctx.config.dataDir, 'trash'), clock: ctx.clock, log });
+  const examples = new ExampleStore(db, () => ctx.clock.now());
   let rulesCache: { key: string; rules: Rules } | undefined;
   let timer: NodeJS.Timeout | undefined;
   let auto: Promise<void> = Promise.resolve();
@@ -94,26 +116,22 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
         if (e instanceof MailroomError && e.status !== 404) throw e;
         throw notFound(`No note at ${rel}; inbox items are listed by inbox_analyze without paths.`, { path: rel }, 'note_not_found');
       }
-      const detail = await analyzeOne(rel, text, { vault, nlp: deps.nlp, rules: r, now: ctx.clock.now(), taken });
+      const detail = await analyzeOne(rel, text, { vault, nlp: deps.nlp, rules: r, now: ctx.clock.now(), taken, memory: (p) => examples.memory(p) });
       out.push({ detail, hash: sha256(text) });
     }
     return out;
   };
 
-  const skippedReason = (i: AnalysisItem, threshold: number) =>
-    `${i.path} — ${i.destination ? `confidence ${i.confidence} < ${threshold}` : clip(i.reasoning || 'nothing places it', 60)}`;
+  const skippedReason = (i: AnalysisItem) => `${i.path} — ${clip(i.reasoning || 'nothing places it', 60)}`;
 
-  /** Below the threshold a suggestion becomes 'keep' (the guess stays as destination for the reviewer). */
-  const gate = (items: AnalysisItem[], threshold: number) => {
-    const skipped: string[] = [];
-    for (const i of items) {
-      if (i.suggested_action === 'move' && i.confidence < threshold) {
-        i.suggested_action = 'keep';
-        skipped.push(skippedReason(i, threshold));
-      } else if (i.suggested_action === 'keep') skipped.push(skippedReason(i, threshold));
-    }
-    return skipped;
-  };
+  /**
+   * Keep means "nowhere to put it"; the rules' threshold no longer turns moves into keeps — it
+   * marks suggestions below it for review (and is what the page's "accept all above" preselects).
+   */
+  const triage = (items: AnalysisItem[], threshold: number) => ({
+    skipped: items.filter((i) => i.suggested_action === 'keep').map(skippedReason),
+    needsReview: items.filter((i) => i.suggested_action !== 'keep' && i.suggested_action !== 'delete' && i.confidence < threshold).map((i) => i.path),
+  });
 
   const upsertCache = db.prepare(
     `INSERT INTO inbox_analyses (path, hash, analyzed_at, result) VALUES (?, ?, ?, ?)
@@ -129,7 +147,7 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
     const r = rules();
     const results = await analyzePaths(chosen);
     const items = results.map((x) => x.detail.item);
-    const skipped = gate(items, r.threshold);
+    const { skipped, needsReview } = triage(items, r.threshold);
     if (all.length > chosen.length) skipped.push(`${all.length - chosen.length} more items not analyzed (limit ${limit})`);
     return {
       items,
@@ -137,6 +155,8 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
       rules_applied: [...new Set(items.flatMap((i) => i.rules_matched))],
       rules_unparsed: r.unparsed,
       items_skipped: skipped,
+      needs_review: needsReview,
+      threshold: r.threshold,
     };
   };
 
@@ -160,9 +180,7 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
     // Rows of items that left the inbox stay: an undo that brings one back byte for byte
     // finds its analysis and does not announce it as new again.
     if (todo.length) {
-      const r = rules();
       const results = await analyzePaths(todo);
-      gate(results.map((x) => x.detail.item), r.threshold);
       const now = new Date(ctx.clock.now()).toISOString();
       db.transaction(() => {
         for (const x of results) upsertCache.run(x.detail.item.path, x.hash, now, JSON.stringify(x.detail.item));
@@ -202,18 +220,113 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
     return r;
   };
 
-  const execute = async (args: { actions: ActionInput[]; dry_run?: boolean }): Promise<ExecuteResult> => {
+  /** What the person decided, before the files move: the item's text and the suggestion it had. */
+  const pendingExamples = async (actions: ActionInput[], origin: string) => {
+    const out = new Map<string, NewExample>();
+    const cached = db.prepare('SELECT hash, result FROM inbox_analyses WHERE path = ?');
+    const texts = new Map<string, string>();
+    const fresh = new Map<string, AnalysisItem>();
+    for (const a of actions) {
+      const rel = normalizeRel(a.path);
+      const file = tryReadVaultFile(vault.root, rel);
+      if (!file) continue;
+      const text = file.data.toString('utf8');
+      texts.set(rel, text);
+      const row = cached.get(rel) as { hash: string; result: string } | undefined;
+      if (row && row.hash === sha256(text)) fresh.set(rel, JSON.parse(row.result) as AnalysisItem);
+    }
+    // What was suggested: the cached analysis of these bytes, or (not analyzed yet) a fresh one.
+    const missing = [...texts.keys()].filter((p) => !fresh.has(p));
+    if (missing.length) {
+      try {
+        for (const x of await analyzePaths(missing)) fresh.set(x.detail.item.path, x.detail.item);
+      } catch (e) {
+        log.warn('could not analyze items before recording examples', { error: String(e) });
+      }
+    }
+    for (const a of actions) {
+      const rel = normalizeRel(a.path);
+      const text = texts.get(rel);
+      if (text === undefined) continue;
+      const s = fresh.get(rel);
+      const note = parseNote(rel, text);
+      out.set(rel, {
+        batch_id: null,
+        path: rel,
+        title: note.title,
+        text: note.body,
+        action: a.action as InboxAction,
+        folder: null,
+        destination: a.destination ?? null,
+        suggested_action: s?.suggested_action ?? null,
+        suggested_destination: s?.destination ?? null,
+        suggested_confidence: s?.confidence ?? null,
+        origin,
+      });
+    }
+    return out;
+  };
+
+  /** Examples changed: remaining items are analyzed again with what was learnt (not announced as new). */
+  const relearn = () => {
+    db.prepare("UPDATE inbox_analyses SET hash = 'stale'").run();
+    try {
+      examples.proposeRules(folderProfiles(vault.index, isDestination), rules());
+    } catch (e) {
+      log.warn('rule suggestions failed', { error: String(e) });
+    }
+  };
+
+  const execute = async (args: { actions: ActionInput[]; dry_run?: boolean }, origin = 'review'): Promise<ExecuteResult> => {
+    const pending = args.dry_run ? new Map<string, NewExample>() : await pendingExamples(args.actions, origin);
     const r = await journal.execute(args.actions, { dryRun: args.dry_run });
     const { touched, ...out } = r;
+    if (!args.dry_run) {
+      const learnt: NewExample[] = [];
+      for (const x of out.results) {
+        const e = pending.get(normalizeRel(x.path));
+        if (!e || (x.status !== 'done' && x.status !== 'kept')) continue;
+        learnt.push({ ...e, batch_id: out.undo_id, destination: x.destination ?? e.destination });
+      }
+      if (learnt.length) {
+        examples.record(learnt);
+        relearn();
+      }
+    }
     if (!args.dry_run && touched.length) afterChange();
+    else if (!args.dry_run) scheduleRefresh();
     return out;
   };
 
   const undo = async (undoId: string): Promise<UndoResult> => {
     const { touched, ...out } = await journal.undo(undoId);
     void touched;
+    // The batch's decisions no longer teach anything.
+    if (examples.withdraw(undoId)) db.prepare("UPDATE inbox_analyses SET hash = 'stale'").run();
     afterChange();
     return out;
+  };
+
+  const acceptRule = async (id: number) => {
+    const sug = examples.suggestion(id);
+    if (!sug) throw notFound(`No suggested rule ${id}; GET /api/inbox/rules/suggestions lists them.`, { id }, 'rule_suggestion_not_found');
+    if (sug.status !== 'open') throw new MailroomError('conflict', `Suggested rule ${id} was already ${sug.status}.`, { id });
+    const current = tryReadVaultFile(vault.root, RULES_PATH)?.data.toString('utf8') ?? '';
+    const next = appendLooseRule(current, sug.line);
+    const w = await vault.writeNote(RULES_PATH, next, { message: `Mailroom: inbox rule "${sug.line.replace(/^-\s*/, '')}"` });
+    examples.decide(id, 'accepted');
+    rulesCache = undefined;
+    db.prepare("UPDATE inbox_analyses SET hash = 'stale'").run();
+    scheduleRefresh();
+    ctx.hub.broadcast(HubEvent.inboxChanged, 'rules', inboxFiles().length);
+    return { line: sug.line, path: w.path, commit: w.commit };
+  };
+
+  const dismissRule = (id: number) => {
+    const sug = examples.suggestion(id);
+    if (!sug) throw notFound(`No suggested rule ${id}; GET /api/inbox/rules/suggestions lists them.`, { id }, 'rule_suggestion_not_found');
+    if (sug.status === 'open') examples.decide(id, 'dismissed');
+    return examples.suggestion(id)!;
   };
 
   const list = async () => {
@@ -229,7 +342,8 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
       rules_loaded: r.loaded,
       rules_applied: [...new Set(items.flatMap((i) => i.rules_matched))],
       rules_unparsed: r.unparsed,
-      items_skipped: items.filter((i) => i.suggested_action === 'keep').map((i) => skippedReason(i, r.threshold)),
+      ...(({ skipped, needsReview }) => ({ items_skipped: skipped, needs_review: needsReview }))(triage(items, r.threshold)),
+      rule_suggestions: examples.suggestions('open'),
     };
   };
 
@@ -272,6 +386,10 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
     list,
     capture,
     rules,
+    examples,
+    ruleSuggestions: () => examples.suggestions('open'),
+    acceptRule,
+    dismissRule,
     async idle() {
       while (timer) await new Promise((r) => setTimeout(r, 20));
       await auto;
@@ -303,6 +421,15 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
         },
       },
       { method: 'GET', path: '/api/inbox/batches', handler: () => ({ batches: journal.lastBatches(20) }) },
+      {
+        method: 'GET',
+        path: '/api/inbox/examples.jsonl',
+        handler: () => new RawResponse(200, examples.jsonl(), { 'content-type': 'application/x-ndjson; charset=utf-8', 'content-disposition': 'attachment; filename="inbox-examples.jsonl"' }),
+      },
+      { method: 'GET', path: '/api/inbox/examples', handler: () => ({ count: examples.count(), examples: examples.exportRows() }) },
+      { method: 'GET', path: '/api/inbox/rules/suggestions', handler: () => ({ suggestions: examples.suggestions('open') }) },
+      { method: 'POST', path: '/api/inbox/rules/suggestions/:id/accept', handler: (req) => acceptRule(suggestionId(req.params.id)) },
+      { method: 'POST', path: '/api/inbox/rules/suggestions/:id/dismiss', handler: (req) => dismissRule(suggestionId(req.params.id)) },
     ],
     counts: () => ({ inbox_items: inboxFiles().length }),
     async start() {

@@ -251,3 +251,35 @@ export function ruleMatches(rule: Rule, item: RuleSubject, aliases: Map<string, 
     }),
   );
 }
+
+/**
+ * Appends a loose-bullet rule line to the rules file's text: at the end of the first section
+ * whose heading names loose rules ("Loose rules", "Other rules", "Misc"), or under a new
+ * `## Loose rules` section at the end. The file stays plain markdown the person can edit.
+ */
+export function appendLooseRule(md: string, line: string): string {
+  const bullet = line.startsWith('- ') ? line : `- ${line}`;
+  if (!md.trim()) return `# Inbox Processing Rules\n\n## Loose rules\n${bullet}\n`;
+  const lines = md.replace(/\s+$/, '').split(/\r?\n/);
+  let fence = false;
+  let start = -1;
+  let level = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (/^\s*```/.test(lines[i])) fence = !fence;
+    const h = fence ? null : /^(#{1,6})\s+(.+?)\s*#*\s*$/.exec(lines[i]);
+    if (!h) continue;
+    if (start >= 0 && h[1].length <= level) {
+      // End of the loose section: insert after its last non-empty line.
+      let j = i;
+      while (j > start + 1 && !lines[j - 1].trim()) j--;
+      lines.splice(j, 0, bullet);
+      return lines.join('\n') + '\n';
+    }
+    if (start < 0 && /\b(loose|other|misc|more)\b.*\brules?\b|^rules?$|^misc/i.test(h[2])) {
+      start = i;
+      level = h[1].length;
+    }
+  }
+  if (start >= 0) return [...lines, bullet].join('\n') + '\n';
+  return [...lines, '', '## Loose rules', bullet].join('\n') + '\n';
+}

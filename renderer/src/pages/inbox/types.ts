@@ -21,6 +21,18 @@ export interface InboxList {
   rules_loaded: boolean;
   rules_unparsed: string[];
   items_skipped: string[];
+  /** Suggestions below the rules' threshold: shown for review (they stay moves). */
+  needs_review?: string[];
+  /** Rule lines proposed after repeated edits toward one folder. */
+  rule_suggestions?: RuleSuggestion[];
+}
+
+export interface RuleSuggestion {
+  id: number;
+  keyword: string;
+  folder: string;
+  line: string;
+  support: number;
 }
 
 export interface Decision {

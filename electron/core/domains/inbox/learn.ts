@@ -1,0 +1,244 @@
+/**
+ * Learning from review. Every decision on an inbox item (accept, edited destination, delete,
+ * merge, skip) is a labelled example in the state DB (migration 006). The next analysis finds
+ * the nearest earlier decisions by text similarity and compares the item with per-folder
+ * prototypes of accepted items, so the same kind of item lands where the person put it last
+ * time. Undoing a batch withdraws its examples. Repeated edits toward one folder that share a
+ * distinctive word become a suggested rule line for `_brain_config/inbox_rules.md`.
+ */
+import type Database from 'better-sqlite3';
+import path from 'node:path';
+import { inboxLearningSchema } from '../../kernel/db/migrations/007_inbox_learning';
+import { cosine, normalize, terms, type Profiles, type Vec } from './profiles';
+import { ruleMatches, type Rules } from './rules';
+import type { InboxAction } from './contract';
+
+export interface Example {
+  id: number;
+  batch_id: string | null;
+  path: string;
+  title: string;
+  text: string;
+  action: InboxAction;
+  /** move: the destination folder; merge: the note merged into. */
+  folder: string | null;
+  destination: string | null;
+  suggested_action: string | null;
+  suggested_destination: string | null;
+  suggested_confidence: number | null;
+  /** The person chose something other than the suggestion. */
+  edited: number;
+  origin: string;
+  created_at: string;
+}
+
+export type NewExample = Omit<Example, 'id' | 'created_at' | 'edited'> & { edited?: boolean };
+
+export interface RuleSuggestion {
+  id: number;
+  keyword: string;
+  folder: string;
+  line: string;
+  support: number;
+  status: 'open' | 'accepted' | 'dismissed';
+}
+
+/** What analysis needs from earlier decisions, in the profiles' term space. */
+export interface Memory {
+  examples: Array<{ vec: Vec; folder: string; action: InboxAction; title: string }>;
+  /** Folder → L2-normalised centroid of the items filed there. */
+  prototypes: Map<string, { vec: Vec; n: number }>;
+}
+
+const folderOfDest = (d: string) => {
+  const clean = d.replace(/^\/+/, '');
+  if (/\/$/.test(clean) || !path.posix.extname(clean)) return clean.replace(/\/+$/, '');
+  const dir = path.posix.dirname(clean);
+  return dir === '.' ? '' : dir;
+};
+
+const SAFE_FOLDER = /^[\p{L}\p{N}][\p{L}\p{N} _.-]*(\/[\p{L}\p{N} _.-]+)*$/u;
+
+export class ExampleStore {
+  private memo?: { key: string; gen: number; memory: Memory };
+
+  constructor(private readonly db: Database.Database, private readonly now: () => number) {
+    inboxLearningSchema(db);
+  }
+
+  private iso() {
+    return new Date(this.now()).toISOString();
+  }
+
+  record(xs: NewExample[]): number {
+    const ins = this.db.prepare(
+      `INSERT INTO inbox_examples (batch_id, path, title, text, action, folder, destination, suggested_action, suggested_destination, suggested_confidence, edited, origin, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const at = this.iso();
+    this.db.transaction(() => {
+      for (const x of xs) {
+        const folder = x.folder ?? (x.action === 'move' && x.destination ? folderOfDest(x.destination) : x.action === 'merge' ? x.destination : null);
+        const sFolder = x.suggested_destination && x.suggested_action === 'move' ? folderOfDest(x.suggested_destination) : x.suggested_destination;
+        const edited = x.edited ?? (x.action !== x.suggested_action || (x.action === 'move' && folder !== sFolder) || (x.action === 'merge' && x.destination !== x.suggested_destination));
+        ins.run(x.batch_id, x.path, x.title.slice(0, 300), x.text.slice(0, 8000), x.action, folder, x.destination, x.suggested_action, x.suggested_destination, x.suggested_confidence, edited ? 1 : 0, x.origin, at);
+      }
+    })();
+    return xs.length;
+  }
+
+  /** Undo of a batch: its examples no longer teach anything. */
+  withdraw(batchId: string): number {
+    return this.db.prepare('UPDATE inbox_examples SET withdrawn_at = ? WHERE batch_id = ? AND withdrawn_at IS NULL').run(this.iso(), batchId).changes;
+  }
+
+  list(): Example[] {
+    return this.db
+      .prepare(
+        `SELECT id, batch_id, path, title, text, action, folder, destination, suggested_action, suggested_destination, suggested_confidence, edited, origin, created_at
+         FROM inbox_examples WHERE withdrawn_at IS NULL ORDER BY id`,
+      )
+      .all() as Example[];
+  }
+
+  count(): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM inbox_examples WHERE withdrawn_at IS NULL').get() as { n: number }).n;
+  }
+
+  /** The labelled examples as exported (label = folder | "delete" | "merge:<path>" | "keep"), oldest first. */
+  exportRows(): Array<Record<string, unknown>> {
+    return this.list().map((e) => ({
+          path: e.path,
+          title: e.title,
+          text: e.text,
+          label: e.action === 'move' ? e.folder : e.action === 'merge' ? `merge:${e.destination}` : e.action,
+          action: e.action,
+          destination: e.destination,
+          suggested_action: e.suggested_action,
+          suggested_destination: e.suggested_destination,
+          suggested_confidence: e.suggested_confidence,
+          edited: !!e.edited,
+          origin: e.origin,
+          batch_id: e.batch_id,
+          created_at: e.created_at,
+    }));
+  }
+
+  /** One JSON object per line. */
+  jsonl(): string {
+    return this.exportRows().map((r) => JSON.stringify(r) + '\n').join('');
+  }
+
+  /** Earlier decisions as vectors in the profiles' term space (cached until examples or the index change). */
+  memory(p: Profiles): Memory {
+    const row = this.db.prepare("SELECT count(*) AS n, coalesce(max(id), 0) AS m, coalesce(max(withdrawn_at), '') AS w FROM inbox_examples").get() as { n: number; m: number; w: string };
+    const key = `${row.n}:${row.m}:${row.w}`;
+    if (this.memo && this.memo.key === key && this.memo.gen === p.generation) return this.memo.memory;
+    const examples: Memory['examples'] = [];
+    const sums = new Map<string, { vec: Vec; n: number }>();
+    for (const e of this.list()) {
+      if (e.action !== 'move' || !e.folder) {
+        continue;
+      }
+      const vec = p.vector(e.text, e.title);
+      if (!vec.size) continue;
+      examples.push({ vec, folder: e.folder, action: e.action, title: e.title });
+      let s = sums.get(e.folder);
+      if (!s) sums.set(e.folder, (s = { vec: new Map(), n: 0 }));
+      s.n++;
+      for (const [t, x] of vec) s.vec.set(t, (s.vec.get(t) ?? 0) + x);
+    }
+    const prototypes = new Map<string, { vec: Vec; n: number }>();
+    for (const [f, s] of sums) prototypes.set(f, { vec: normalize(s.vec), n: s.n });
+    const memory = { examples, prototypes };
+    this.memo = { key, gen: p.generation, memory };
+    return memory;
+  }
+
+  suggestions(status: RuleSuggestion['status'] | 'all' = 'open'): RuleSuggestion[] {
+    const rows = this.db.prepare('SELECT id, keyword, folder, line, support, status FROM inbox_rule_suggestions ORDER BY id').all() as RuleSuggestion[];
+    return status === 'all' ? rows : rows.filter((r) => r.status === status);
+  }
+
+  suggestion(id: number): RuleSuggestion | undefined {
+    return this.db.prepare('SELECT id, keyword, folder, line, support, status FROM inbox_rule_suggestions WHERE id = ?').get(id) as RuleSuggestion | undefined;
+  }
+
+  decide(id: number, status: 'accepted' | 'dismissed'): void {
+    this.db.prepare('UPDATE inbox_rule_suggestions SET status = ?, decided_at = ? WHERE id = ?').run(status, this.iso(), id);
+  }
+
+  /**
+   * After repeated edits toward one folder: at least `minSupport` items the person moved to the
+   * same folder against the suggestion that share a distinctive word (in most of them, rare in
+   * the vault, not in items filed elsewhere) → `- anything about <word> → <folder>/`.
+   */
+  proposeRules(p: Profiles, rules: Rules, minSupport = 3): RuleSuggestion[] {
+    const all = this.list().filter((e) => e.action === 'move' && e.folder);
+    const edited = all.filter((e) => e.edited);
+    const byFolder = new Map<string, Example[]>();
+    for (const e of edited) byFolder.set(e.folder!, [...(byFolder.get(e.folder!) ?? []), e]);
+    const known = new Set(this.suggestions('all').map((s) => `${s.keyword}\u0000${s.folder}`));
+    const ins = this.db.prepare('INSERT OR IGNORE INTO inbox_rule_suggestions (keyword, folder, line, support, status, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+    for (const [folder, xs] of byFolder) {
+      // The line goes into a markdown file: only plain folder paths (no newlines, arrows or markup).
+      if (xs.length < minSupport) continue;
+      if (!SAFE_FOLDER.test(folder)) continue;
+      // Surface forms per stem, and in how many of these items each stem appears.
+      const support = new Map<string, number>();
+      const surface = new Map<string, Map<string, number>>();
+      for (const e of xs) {
+        const seen = new Set<string>();
+        for (const w of (`${e.title} ${e.text}`.toLowerCase().match(/[\p{L}][\p{L}\p{N}'’-]*/gu) ?? [])) {
+          const ts = terms(w);
+          if (ts.length !== 1) continue;
+          const t = ts[0];
+          const m = surface.get(t) ?? new Map<string, number>();
+          m.set(w.replace(/['’]s$/, ''), (m.get(w) ?? 0) + 1);
+          surface.set(t, m);
+          seen.add(t);
+        }
+        for (const t of seen) support.set(t, (support.get(t) ?? 0) + 1);
+      }
+      const elsewhere = all.filter((e) => e.folder !== folder);
+      const candidates = [...support]
+        .filter(([, n]) => n >= minSupport && n >= 0.6 * xs.length)
+        .filter(([t]) => elsewhere.filter((e) => terms(`${e.title} ${e.text}`).includes(t)).length <= Math.floor(elsewhere.length * 0.1))
+        .map(([t, n]) => ({ t, n, score: n * p.idf(t) }))
+        .sort((a, b) => b.score - a.score || a.t.localeCompare(b.t));
+      for (const c of candidates) {
+        const word = [...surface.get(c.t)!].sort((a, b) => b[1] - a[1] || a[0].length - b[0].length)[0][0];
+        if (known.has(`${word}\u0000${folder}`)) break;
+        const line = `- anything about ${word} → ${folder}/`;
+        // Already a rule that sends these items there: nothing to propose.
+        const already = rules.rules.some((r) => r.destination.replace(/\/+$/, '').startsWith(folder) && xs.every((e) => ruleMatches(r, { title: e.title, body: e.text, tags: [] }, rules.aliases)));
+        if (already) break;
+        ins.run(word, folder, line, c.n, 'open', this.iso());
+        break;
+      }
+    }
+    return this.suggestions('open');
+  }
+}
+
+/** Nearest earlier decisions and prototypes → folder votes, with the count of like items per folder. */
+export function memoryVotes(m: Memory, v: Vec): { votes: Map<string, number>; like: Map<string, number>; best: Map<string, number>; proto: Array<[string, number]> } {
+  const votes = new Map<string, number>();
+  const like = new Map<string, number>();
+  const best = new Map<string, number>();
+  const near = m.examples
+    .map((e) => ({ e, s: cosine(v, e.vec) }))
+    .filter((x) => x.s >= 0.2)
+    .sort((a, b) => b.s - a.s)
+    .slice(0, 7);
+  for (const { e, s } of near) {
+    votes.set(e.folder, (votes.get(e.folder) ?? 0) + s);
+    if (s >= 0.25) like.set(e.folder, (like.get(e.folder) ?? 0) + 1);
+    best.set(e.folder, Math.max(best.get(e.folder) ?? 0, s));
+  }
+  const proto = [...m.prototypes]
+    .map(([f, p]) => [f, cosine(v, p.vec)] as [string, number])
+    .filter(([, s]) => s >= 0.15)
+    .sort((a, b) => b[1] - a[1]);
+  return { votes, like, best, proto };
+}

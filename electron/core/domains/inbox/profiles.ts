@@ -1,0 +1,169 @@
+/**
+ * Folder profiles: a TF-IDF centroid per destination folder, built from the folder's notes
+ * (title and tags count double), its path words and its notes' frontmatter tags. Nothing here
+ * knows any vault's words: the IDF and the centroids come from the indexed notes, and are
+ * rebuilt whenever the index changes (cached against `VaultIndex.generation`).
+ *
+ * The same term space serves the learning loop (earlier decisions, per-folder prototypes of
+ * accepted items), so an item, a folder and an earlier example are compared the same way.
+ */
+import type { VaultIndex } from '../vault';
+import { stem } from './rules';
+import { contentWords } from './text';
+
+export type Vec = Map<string, number>;
+
+/** Words of a text as stemmed terms (no numbers, no stopwords, ≥ 3 letters). */
+export function terms(text: string): string[] {
+  return contentWords(text)
+    .filter((w) => w.length >= 3 && !/^\d+$/.test(w) && !/^\d/.test(w))
+    .map(stem);
+}
+
+export function termFreq(text: string, weight = 1, into: Vec = new Map()): Vec {
+  for (const t of terms(text)) into.set(t, (into.get(t) ?? 0) + weight);
+  return into;
+}
+
+export function normalize(v: Vec): Vec {
+  let s = 0;
+  for (const x of v.values()) s += x * x;
+  const n = Math.sqrt(s);
+  if (n > 0) for (const [k, x] of v) v.set(k, x / n);
+  return v;
+}
+
+/** Cosine of two L2-normalised vectors. */
+export function cosine(a: Vec, b: Vec): number {
+  const [small, big] = a.size <= b.size ? [a, b] : [b, a];
+  let s = 0;
+  for (const [k, x] of small) {
+    const y = big.get(k);
+    if (y) s += x * y;
+  }
+  return s;
+}
+
+export interface FolderProfile {
+  folder: string;
+  notes: number;
+  centroid: Vec;
+  /** Every term used in the folder's notes, titles and path (for the keyword baseline). */
+  vocab: Set<string>;
+}
+
+export interface Profiles {
+  generation: number;
+  docs: number;
+  idf(term: string): number;
+  /** TF-IDF vector of a text, L2-normalised (sublinear tf). */
+  vector(text: string, extra?: string): Vec;
+  folders: FolderProfile[];
+  /** Folder → profile. */
+  byFolder: Map<string, FolderProfile>;
+  /** Note path → its raw text (title, tags, body) for second-hop entity lookups. */
+  text(path: string): string | undefined;
+}
+
+const cache = new WeakMap<VaultIndex, Profiles>();
+/** Term frequencies per note version (path + content hash): only changed notes are tokenised again. */
+const signatures = new WeakMap<VaultIndex, string>();
+const tfCache = new WeakMap<VaultIndex, Map<string, { hash: string; tf: Vec; text: string }>>();
+
+interface Row {
+  path: string;
+  folder: string;
+  hash: string;
+  title: string;
+  tags: string;
+}
+
+/**
+ * Profiles of every folder holding notes for which `accept(folder)` holds. Notes directly in
+ * a folder belong to that folder only (a parent folder is not the union of its children).
+ */
+export function folderProfiles(index: VaultIndex, accept: (folder: string) => boolean): Profiles {
+  const hit = cache.get(index);
+  if (hit && hit.generation === index.generation) return hit;
+  // Only the destination folders' notes count (not the inbox): a capture into the inbox leaves the profiles as they are.
+  const rows = (index.db.prepare('SELECT n.path, n.folder, n.hash, n.title, n.tags FROM notes n ORDER BY n.path').all() as Row[]).filter((r) => accept(r.folder));
+  const signature = rows.map((r) => r.hash).join('');
+  const prev = signatures.get(index);
+  if (hit && prev === signature) {
+    const same = { ...hit, generation: index.generation };
+    cache.set(index, same);
+    return same;
+  }
+  signatures.set(index, signature);
+  const bodyOf = index.db.prepare('SELECT body FROM notes_fts WHERE rowid = (SELECT id FROM notes WHERE path = ?)');
+  const old = tfCache.get(index) ?? new Map<string, { hash: string; tf: Vec; text: string }>();
+  const fresh = new Map<string, { hash: string; tf: Vec; text: string }>();
+  const df = new Map<string, number>();
+  const perNote: Array<{ folder: string; tf: Vec }> = [];
+  for (const r of rows) {
+    let c = old.get(r.path);
+    if (!c || c.hash !== r.hash) {
+      const body = (bodyOf.get(r.path) as { body: string } | undefined)?.body ?? '';
+      const tags = (JSON.parse(r.tags) as string[]).join(' ');
+      const tf = termFreq(body);
+      termFreq(r.title, 2, tf);
+      termFreq(tags.replace(/[/_-]/g, ' '), 2, tf);
+      c = { hash: r.hash, tf, text: `${r.title}\n${tags}\n${body}` };
+    }
+    fresh.set(r.path, c);
+    for (const t of c.tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
+    perNote.push({ folder: r.folder, tf: c.tf });
+  }
+  tfCache.set(index, fresh);
+  const N = Math.max(rows.length, 1);
+  const idf = (t: string) => Math.log((N + 1) / ((df.get(t) ?? 0) + 0.5));
+  const weigh = (tf: Vec): Vec => {
+    const v: Vec = new Map();
+    for (const [t, c] of tf) v.set(t, (1 + Math.log(c)) * idf(t));
+    return normalize(v);
+  };
+  const sums = new Map<string, { n: number; sum: Vec; vocab: Set<string> }>();
+  for (const { folder, tf } of perNote) {
+    let s = sums.get(folder);
+    if (!s) sums.set(folder, (s = { n: 0, sum: new Map(), vocab: new Set() }));
+    s.n++;
+    for (const [t, x] of weigh(tf)) {
+      s.sum.set(t, (s.sum.get(t) ?? 0) + x);
+      s.vocab.add(t);
+    }
+  }
+  const folders: FolderProfile[] = [];
+  for (const [folder, s] of sums) {
+    const centroid: Vec = new Map();
+    for (const [t, x] of s.sum) centroid.set(t, x / s.n);
+    normalize(centroid);
+    // The folder's own path words ("garden", "taxes") are part of what it is about.
+    const pathTerms = terms(folder.replace(/[/_-]/g, ' '));
+    for (const t of pathTerms) {
+      centroid.set(t, (centroid.get(t) ?? 0) + 0.35 * idf(t) / Math.max(1, Math.log(N + 1)));
+      s.vocab.add(t);
+    }
+    folders.push({ folder, notes: s.n, centroid: normalize(centroid), vocab: s.vocab });
+  }
+  folders.sort((a, b) => a.folder.localeCompare(b.folder));
+  const p: Profiles = {
+    generation: index.generation,
+    docs: rows.length,
+    idf,
+    vector(text, extra) {
+      const tf = termFreq(text);
+      if (extra) termFreq(extra, 2, tf);
+      return weigh(tf);
+    },
+    folders,
+    byFolder: new Map(folders.map((f) => [f.folder, f])),
+    text: (rel) => fresh.get(rel)?.text,
+  };
+  cache.set(index, p);
+  return p;
+}
+
+/** Folders by cosine of `v` with their centroid, best first. */
+export function rankFolders(p: Profiles, v: Vec): Array<[string, number]> {
+  return p.folders.map((f) => [f.folder, cosine(v, f.centroid)] as [string, number]).filter(([, s]) => s > 0).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+}
