@@ -45,7 +45,7 @@ async function hubLatency(): Promise<BenchRow[]> {
   const owner = await startTestOwner();
   try {
     owner.core.hub.register('BenchEcho', (_ctx, sent) => {
-      owner.core.hub.broadcast('BenchEchoed', sent);
+      owner.core.hub.broadcastUntyped('BenchEchoed', sent);
       return true;
     });
     const mk = () =>

@@ -7,7 +7,7 @@ import type { Config } from './config';
 import { mcpEntry } from '../kernel/launch';
 
 export { mcpEntry, type McpEntry } from '../kernel/launch';
-import type { ConnectSnippetDto } from '../../../shared/api';
+import type { ConnectSnippetDto } from '../../../shared/contract';
 
 /** Where Claude Desktop keeps its config on this platform. */
 export function claudeDesktopConfigPath(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {

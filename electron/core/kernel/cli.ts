@@ -1,3 +1,4 @@
+import { callRoute, type CallArgs, type ReplyOf, type RouteSpec } from '../../../shared/contract/route';
 import type { Config } from './config';
 
 /** What a CLI command needs: the config and the owner's REST API (remote or in-process). */
@@ -50,3 +51,8 @@ export function defineCommand<O extends CliOptionValues>(def: Omit<CliCommandDef
 
 /** A group of commands (`mailroom mail …`). */
 export const defineGroup = (path: readonly string[], description: string): CliCommandDef => ({ path, description });
+
+/** A typed call of one route of the shared route table through the CLI's runtime. */
+export function cliCall<S extends RouteSpec>(rt: CliRuntime, spec: S, args: CallArgs<S>): Promise<ReplyOf<S>> {
+  return callRoute((method, path, body) => rt.call(method, path, body), spec, args);
+}

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
-import { api, ApiError } from '../api';
+import { ApiError, call, routes } from '../api';
 import { EmptyState } from '../components/EmptyState';
 import { useToasts } from '../components/Toasts';
 import { InboxItemExtras } from './inbox/extras';
 import { captureDrop } from './inbox/capture';
 import { useInbox } from './inbox/useInbox';
 import { SuggestedRuleCard } from './inbox/SuggestedRule';
-import type { Decision, ExecuteResult, InboxItem } from './inbox/types';
+import type { AnalysisItem as InboxItem, Decision } from '../../../shared/contract/inbox';
 import './inbox/inbox.css';
 
 const SHORTCUTS: Array<[string, string]> = [
@@ -88,7 +88,7 @@ export function InboxPage() {
     if (!actions.length || busy) return;
     setBusy(true);
     try {
-      const r = await api.post<ExecuteResult>('/api/inbox/execute', { actions });
+      const r = await call(routes.inbox.execute, { body: { actions } });
       const done = r.results.filter((x) => x.status === 'done').length;
       const failed = r.results.filter((x) => x.status === 'error');
       setDecisions({});
@@ -102,8 +102,7 @@ export function InboxPage() {
           action: {
             label: 'Undo',
             run: () => {
-              void api
-                .post('/api/inbox/undo', { undo_id: undoId })
+              void call(routes.inbox.undo, { body: { undo_id: undoId } })
                 .then(() => toasts.show({ title: 'Undone', body: 'Every file is back where it was.' }))
                 .catch((e: unknown) => toasts.show({ title: 'Undo failed', body: e instanceof ApiError ? e.message : String(e), kind: 'error' }))
                 .finally(() => void reload());

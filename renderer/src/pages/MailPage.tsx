@@ -1,21 +1,16 @@
 import { useCallback, useEffect, useState } from 'react';
-import { api, ApiError } from '../api';
+import { ApiError, call, routes } from '../api';
+import { HubEvent } from '../../../shared/contract';
+import type { InboxView, SearchHit, ThreadItem } from '../../../shared/contract/mail';
 import { useHubEvent, useOnReconnect } from '../hub';
 import { EmptyState } from '../components/EmptyState';
 import { ImportDrop } from './mail/ImportDrop';
 import { ThreadView, TriageChips } from './mail/ThreadView';
-import { who, when, type InboxView, type ThreadItem } from './mail/types';
+import { who, when } from './mail/format';
 import './mail/mail.css';
 
 type StatusFilter = 'open' | 'snoozed' | 'closed' | '';
 
-interface SearchHit {
-  message_id: string;
-  thread_id: string;
-  snippet?: string;
-  subject: string;
-  score: number;
-}
 
 /** Mail: inboxes with unread counts, threads with labels/triage/status, the thread, search, drafts and import. */
 export function MailPage() {
@@ -34,7 +29,7 @@ export function MailPage() {
 
   const loadInboxes = useCallback(async () => {
     try {
-      const list = await api.get<InboxView[]>('/api/mail/inboxes');
+      const list = await call(routes.mail.inboxes);
       setInboxes(list);
       setInboxId((cur) => (cur && list.some((i) => i.id === cur) ? cur : (list[0]?.id ?? null)));
     } catch (e) {
@@ -44,7 +39,7 @@ export function MailPage() {
   const loadThreads = useCallback(async () => {
     if (!inboxId) return setThreads([]);
     try {
-      setThreads(await api.get<ThreadItem[]>(`/api/mail/inboxes/${encodeURIComponent(inboxId)}/threads${status ? `?status=${status}` : ''}`));
+      setThreads(await call(routes.mail.threads, { params: { id: inboxId }, query: { status: status || undefined } }));
     } catch (e) {
       setError(e instanceof ApiError ? e.message : String(e));
     }
@@ -58,8 +53,7 @@ export function MailPage() {
     setHits(null);
   }, [inboxId]);
   useEffect(() => {
-    void api
-      .get<{ policies: string[] }>('/api/mail/config')
+    void call(routes.mail.config)
       .then((c) => setPolicies(c.policies))
       .catch(() => {});
   }, []);
@@ -67,13 +61,13 @@ export function MailPage() {
     void loadInboxes();
     void loadThreads();
   }, [loadInboxes, loadThreads]);
-  useHubEvent('MailChanged', reloadAll);
+  useHubEvent(HubEvent.mailChanged, reloadAll);
   useOnReconnect(reloadAll);
 
   const search = async () => {
     if (!inboxId || !query.trim()) return setHits(null);
     try {
-      const r = await api.get<{ results: SearchHit[] }>(`/api/mail/search?inbox=${encodeURIComponent(inboxId)}&q=${encodeURIComponent(query)}`);
+      const r = await call(routes.mail.search, { query: { inbox: inboxId, q: query } });
       setHits(r.results);
     } catch (e) {
       setError(e instanceof ApiError ? e.message : String(e));
@@ -129,8 +123,7 @@ export function MailPage() {
               className="mail-add"
               onSubmit={(e) => {
                 e.preventDefault();
-                void api
-                  .post<InboxView>('/api/mail/inboxes', { address })
+                void call(routes.mail.createInbox, { body: { address } })
                   .then((ib) => {
                     setAdding(false);
                     setAddress('');

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { ConnectSnippetDto, InfoDto } from '../../../shared/api';
-import { api, ApiError } from '../api';
+import type { ConnectSnippetDto, InfoDto } from '../../../shared/contract';
+import { ApiError, call, routes } from '../api';
 import { CopyButton } from '../components/CopyButton';
 import { ModelsPanel } from './settings/ModelsPanel';
 
@@ -12,15 +12,15 @@ export function SettingsPage() {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    api.get<InfoDto>('/api/info').then(setInfo, (e: Error) => setError(e.message));
-    api.get<ConnectSnippetDto>('/api/connect').then(setSnippet, (e: Error) => setError(e.message));
+    call(routes.core.info).then(setInfo, (e: Error) => setError(e.message));
+    call(routes.core.connect).then(setSnippet, (e: Error) => setError(e.message));
   }, []);
 
   const connect = async () => {
     setBusy(true);
     setError(null);
     try {
-      setResult(await api.post('/api/connect/claude-desktop'));
+      setResult(await call(routes.core.connectClaudeDesktop));
     } catch (e) {
       setError(e instanceof ApiError ? `${e.message} (${e.code})` : String(e));
     } finally {

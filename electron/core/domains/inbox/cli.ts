@@ -1,13 +1,5 @@
-import { defineCommand, defineGroup, type CliCommandDef } from '../../kernel/cli';
-
-interface ExportRow {
-  path: string;
-  title: string;
-  label: string | null;
-  edited: boolean;
-  suggested_destination: string | null;
-  created_at: string;
-}
+import { cliCall, defineCommand, defineGroup, type CliCommandDef } from '../../kernel/cli';
+import { inboxRoutes } from '../../../../shared/contract/inbox';
 
 /** `mailroom inbox examples [--jsonl]`: the labelled examples learnt from review; a thin call to /api/inbox/examples. */
 export const inboxCommands: CliCommandDef[] = [
@@ -17,7 +9,7 @@ export const inboxCommands: CliCommandDef[] = [
     description: 'list the labelled examples kept from review (accepts, edits, deletes, merges, skips)',
     options: [{ flags: '--jsonl', description: 'one JSON object per line (the same as GET /api/inbox/examples.jsonl)' }],
     async run(rt, _args, o) {
-      const r = await rt.call<{ count: number; examples: ExportRow[] }>('GET', '/api/inbox/examples');
+      const r = await cliCall(rt, inboxRoutes.examples, {});
       if (o.jsonl) {
         if (r.examples.length) rt.out(r.examples.map((e) => JSON.stringify(e)).join('\n'));
         return;

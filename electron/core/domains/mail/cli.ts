@@ -1,15 +1,7 @@
 import path from 'node:path';
-import { defineCommand, defineGroup, type CliCommandDef } from '../../kernel/cli';
+import { cliCall, defineCommand, defineGroup, type CliCommandDef } from '../../kernel/cli';
+import { mailRoutes } from '../../../../shared/contract/mail';
 import { MailroomError } from '../../kernel/errors';
-import type { ImportReport } from './ingest';
-
-interface InboxView {
-  id: string;
-  address: string;
-  status: string;
-  unread: number;
-  threads: number;
-}
 
 /** `mailroom mail …`: import mail files, manage inboxes, search — thin calls to /api/mail. */
 export const mailCommands: CliCommandDef[] = [
@@ -25,13 +17,13 @@ export const mailCommands: CliCommandDef[] = [
     ],
     async run(rt, [p = ''], o) {
       if (o.create) {
-        const all = await rt.call<InboxView[]>('GET', '/api/mail/inboxes');
+        const all = await cliCall(rt, mailRoutes.inboxes, {});
         if (!all.some((i) => i.id === o.inbox || i.address.toLowerCase() === o.inbox.toLowerCase())) {
           if (!o.inbox.includes('@')) throw new MailroomError('invalid_argument', '--create needs --inbox to be an email address.');
-          await rt.call('POST', '/api/mail/inboxes', { address: o.inbox });
+          await cliCall(rt, mailRoutes.createInbox, { body: { address: o.inbox } });
         }
       }
-      const r = await rt.call<ImportReport>('POST', '/api/mail/import-path', { inbox: o.inbox, path: path.resolve(p) });
+      const r = await cliCall(rt, mailRoutes.importPath, { body: { inbox: o.inbox, path: path.resolve(p) } });
       if (o.json) return rt.out(JSON.stringify({ ...r, message_ids: undefined }, null, 2));
       rt.out(`Imported ${r.imported} of ${r.total} messages into ${r.inbox_id} (${r.duplicates} already there, ${r.failed.length} failed) in ${r.thread_ids.length} threads.`);
       for (const f of r.failed.slice(0, 20)) rt.err(`  could not import ${f.source}: ${f.error}`);
@@ -42,7 +34,7 @@ export const mailCommands: CliCommandDef[] = [
     description: 'list inboxes with unread counts',
     options: [{ flags: '--json', description: 'print JSON' }],
     async run(rt, _args, o) {
-      const all = await rt.call<InboxView[]>('GET', '/api/mail/inboxes');
+      const all = await cliCall(rt, mailRoutes.inboxes, {});
       if (o.json) return rt.out(JSON.stringify(all, null, 2));
       if (all.length === 0) return rt.out('No inboxes yet. Add one: mailroom mail inbox-add ADDRESS');
       for (const i of all) rt.out(`${i.id}  ${i.address}  ${i.status}  ${i.threads} threads, ${i.unread} unread`);
@@ -57,7 +49,7 @@ export const mailCommands: CliCommandDef[] = [
       { flags: '--name <name>', description: 'display name used as the sender name' },
     ],
     async run(rt, [address = ''], o) {
-      const ib = await rt.call<InboxView>('POST', '/api/mail/inboxes', { address, ...(o.id ? { id: o.id } : {}), ...(o.name ? { name: o.name } : {}) });
+      const ib = await cliCall(rt, mailRoutes.createInbox, { body: { address, ...(o.id ? { id: o.id } : {}), ...(o.name ? { name: o.name } : {}) } });
       rt.out(`Created inbox ${ib.id} (${ib.address}).`);
     },
   }),
@@ -70,10 +62,7 @@ export const mailCommands: CliCommandDef[] = [
       { flags: '--json', description: 'print JSON' },
     ],
     async run(rt, q, o) {
-      const r = await rt.call<{ results: Array<{ message_id: string; thread_id: string; score: number; snippet?: string; subject: string }> }>(
-        'GET',
-        `/api/mail/search?inbox=${encodeURIComponent(o.inbox)}&q=${encodeURIComponent(q.join(' '))}`,
-      );
+      const r = await cliCall(rt, mailRoutes.search, { query: { inbox: o.inbox, q: q.join(' ') } });
       if (o.json) return rt.out(JSON.stringify(r, null, 2));
       if (r.results.length === 0) return rt.out('No matches.');
       for (const h of r.results) rt.out(`${h.score.toFixed(2)}  ${h.subject}  (${h.thread_id})\n      ${h.snippet ?? ''}`);
@@ -83,7 +72,7 @@ export const mailCommands: CliCommandDef[] = [
     path: ['mail', 'install-defaults'],
     description: 'copy the built-in triage taxonomy, extraction schemas and reply policies into the vault for editing',
     async run(rt) {
-      const r = await rt.call<{ written: string[] }>('POST', '/api/mail/config/install-defaults');
+      const r = await cliCall(rt, mailRoutes.installDefaults, {});
       rt.out(r.written.length ? `Wrote:\n${r.written.map((w) => `  ${w}`).join('\n')}` : 'All default files already exist in the vault.');
     },
   }),

@@ -194,7 +194,7 @@ export class MailService {
 
   // ---------- import ----------
 
-  async importItems(inboxId: string, items: Iterable<RawItem>, onProgress?: (p: { phase: string; done: number; total: number }) => void): Promise<ImportReport> {
+  async importItems(inboxId: string, items: Iterable<RawItem>, onProgress?: (p: { phase: 'parse' | 'store'; done: number; total: number }) => void): Promise<ImportReport> {
     const ib = this.store.inbox(inboxId);
     const report = await ingest(this.store, ib, items, { now: () => this.ctx.clock.now(), log: this.ctx.log.child('mail.import'), onProgress });
     if (report.imported) this.changed(ib.id, 'import', { imported: report.imported });
@@ -209,7 +209,7 @@ export class MailService {
   importUpload(inboxId: string, buf: Buffer, filename: string, importId?: string): Promise<ImportReport> {
     this.store.inbox(inboxId);
     const items = [...readUpload(buf, filename)];
-    const progress = (p: { phase: string; done: number; total: number }) => this.ctx.hub.broadcast('MailImportProgress', { import_id: importId ?? null, inbox_id: inboxId, ...p });
+    const progress = (p: { phase: 'parse' | 'store' | 'done'; done: number; total: number }) => this.ctx.hub.broadcast('MailImportProgress', { import_id: importId ?? null, inbox_id: inboxId, ...p });
     return this.importItems(inboxId, items, progress).then((report) => {
       // The last event of an import: the page ends its bar on this or on the HTTP reply, whichever is first.
       progress({ phase: 'done', done: report.total, total: report.total });

@@ -1,14 +1,7 @@
 import path from 'node:path';
-import { defineCommand, defineGroup, type CliCommandDef } from '../../kernel/cli';
+import { cliCall, defineCommand, defineGroup, type CliCommandDef } from '../../kernel/cli';
 import { invalidArgument } from '../../kernel/errors';
-import type { MessagePriority, TaskDto } from '../../../../shared/mailbox';
-
-interface UninstallSummary {
-  removed: string;
-  restored: string[];
-  merged: string[];
-  skipped: Array<{ file: string; reason: string }>;
-}
+import { mailboxRoutes, type MessagePriority } from '../../../../shared/contract/mailbox';
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
@@ -35,7 +28,7 @@ export const mailboxCommands: CliCommandDef[] = [
       { flags: '--json', description: 'print the session as JSON' },
     ],
     async run(rt, _args, o) {
-      const t = await rt.call<TaskDto>('POST', '/api/sessions', { name: o.name, working_dir: path.resolve(o.dir), ...(o.peer ? { peer: o.peer } : {}) });
+      const t = await cliCall(rt, mailboxRoutes.create, { body: { name: o.name, working_dir: path.resolve(o.dir), ...(o.peer ? { peer: o.peer } : {}) } });
       if (o.json) return rt.out(JSON.stringify(t));
       rt.out(
         [
@@ -51,7 +44,7 @@ export const mailboxCommands: CliCommandDef[] = [
     description: 'every session with its status and pending messages',
     options: [{ flags: '--json', description: 'print JSON' }],
     async run(rt, _args, o) {
-      const list = await rt.call<TaskDto[]>('GET', '/api/sessions');
+      const list = await cliCall(rt, mailboxRoutes.list, {});
       if (o.json) return rt.out(JSON.stringify(list));
       if (list.length === 0) return rt.out('No sessions yet. Create one with: mailroom session add --name NAME --dir PATH');
       rt.out(table([['ID', 'STATUS', 'PENDING', 'NAME', 'FOLDER'], ...list.map((t) => [t.id, t.status, String(t.pending), t.name, t.working_dir])]));
@@ -62,7 +55,7 @@ export const mailboxCommands: CliCommandDef[] = [
     description: 'remove a session: restores CLAUDE.md, .claude/settings.json and .mcp.json in its folder, forgets its messages',
     arguments: [{ name: '<id>', description: 'session id' }],
     async run(rt, [id = '']) {
-      const r = await rt.call<UninstallSummary>('DELETE', `/api/sessions/${encodeURIComponent(id)}`);
+      const r = await cliCall(rt, mailboxRoutes.remove, { params: { id } });
       const parts = [`Removed session ${r.removed}.`];
       if (r.restored.length) parts.push(`  restored to their original bytes: ${r.restored.join(', ')}`);
       if (r.merged.length) parts.push(`  edited since install, only the mailbox part taken out: ${r.merged.join(', ')}`);
@@ -75,7 +68,7 @@ export const mailboxCommands: CliCommandDef[] = [
     description: 'mark a session done',
     arguments: [{ name: '<id>', description: 'session id' }],
     async run(rt, [id = '']) {
-      const t = await rt.call<TaskDto>('POST', `/api/sessions/${encodeURIComponent(id)}/done`);
+      const t = await cliCall(rt, mailboxRoutes.done, { params: { id } });
       rt.out(`Session ${t.id} "${t.name}" is done${t.pending ? ` (${t.pending} messages were never picked up)` : ''}.`);
     },
   }),
@@ -91,7 +84,7 @@ export const mailboxCommands: CliCommandDef[] = [
       if (o.priority !== 'normal' && o.priority !== 'high') throw invalidArgument(`--priority must be normal or high, got "${o.priority}".`);
       const priority: MessagePriority = o.priority;
       const body = words.length === 1 && words[0] === '-' ? await readStdin() : words.join(' ');
-      const r = await rt.call<{ message_id: number; pending: number }>('POST', `/api/sessions/${encodeURIComponent(o.task)}/messages`, { body, priority });
+      const r = await cliCall(rt, mailboxRoutes.send, { params: { id: o.task }, body: { body, priority } });
       rt.out(`Queued message ${r.message_id} for ${o.task} (${r.pending} pending).`);
     },
   }),

@@ -1,26 +1,8 @@
 import { z } from 'zod';
 import { invalidArgument } from '../../kernel/errors';
-import type { JsonObject } from '../../kernel/types';
 
-/**
- * What the router needs to know about an item. The vault and inbox domains hand over richer
- * objects; these structural types are all the router relies on, so either may change freely.
- */
-export interface RoutableItem {
-  path?: string;
-  title: string;
-  content: string;
-  /** The folder the inbox suggests filing it into (its destination). */
-  folder?: string;
-  intent?: string;
-  entities: string[];
-  tags: string[];
-  /** Where it came from: 'note', 'mcp', 'mail', 'session', … */
-  source?: string;
-  /** An ISO date the item is about (a due date, the day it was written). */
-  date?: string;
-  frontmatter?: JsonObject;
-}
+export type { RoutableItem } from '../../../../shared/contract/router';
+import type { RoutableItem } from '../../../../shared/contract/router';
 
 /**
  * The trigger language of a route. Its JSON form is what the API stores and the UI builder
@@ -31,17 +13,8 @@ export interface RoutableItem {
  */
 export const FIELDS = ['folder', 'intent', 'entities', 'tags', 'source', 'title', 'content', 'path'] as const;
 export const OPS = ['equals', 'not_equals', 'in', 'contains', 'starts_with', 'matches', 'exists'] as const;
-export type Field = (typeof FIELDS)[number];
-export type Op = (typeof OPS)[number];
-
-export interface Leaf {
-  field: Field;
-  op: Op;
-  /** A string for most ops, a list for `in`, absent for `exists`. */
-  value?: string | string[];
-  case_sensitive?: boolean;
-}
-export type Condition = { always: true } | { all: Condition[] } | { any: Condition[] } | { not: Condition } | Leaf;
+export type { Field, Op, Leaf, Condition } from '../../../../shared/contract/router';
+import type { Condition, Field, Leaf } from '../../../../shared/contract/router';
 
 const LeafSchema = z
   .object({

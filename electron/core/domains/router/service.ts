@@ -6,7 +6,7 @@ import { parseWith } from '../../kernel/tool';
 import type { CoreContext, JsonObject, ToolContext } from '../../kernel/types';
 import { describeCondition, matches, parseCondition } from './conditions';
 import { resolveCommand } from './command';
-import { AdapterInput, ReorderInput as ReorderBody, RouteInput, RouterHubEvent, type AdapterInputT } from './contract';
+import { AdapterInput, ReorderInput as ReorderBody, RouteInput, type AdapterInputT } from './contract';
 import { ToolCallError, classify } from './errors';
 import { resolveItem } from './item';
 import { llmMap, openAiLlm, samplingLlm, type LlmAttempt, type LlmClient } from './mapping/llm';
@@ -30,37 +30,10 @@ export interface RouterDeps {
   maxRestarts?: number;
 }
 
-export interface AdapterDto {
-  id: string;
-  name: string;
-  transport: 'stdio' | 'http';
-  command: string | null;
-  /** Secret arguments masked (`••••••••`, or `--token=••••••••`); `arg_secrets[i]` says which. */
-  args: string[];
-  arg_secrets: boolean[];
-  env: KeyValue[];
-  /** Secret query parameter values masked; `url_secrets` names them. */
-  url: string | null;
-  url_secrets: string[];
-  headers: KeyValue[];
-  idle_timeout_s: number;
-  max_retries: number;
-  call_timeout_s: number;
-  created_at: string;
-  updated_at: string;
-  status: AdapterStatus;
-  /** Why the command cannot run, checked now (null when it can). */
-  command_problem: string | null;
-  routes: number;
-}
-
-export interface RouteDto extends Route {
-  adapter_name: string | null;
-  condition_text: string;
-  /** true: the tool's schema changed since the route was saved/checked; null: not known yet. */
-  schema_drift: boolean | null;
-  current_schema_hash: string | null;
-}
+/** The wire shapes are the shared contract's (renderer and owner use the same definitions). */
+export type { Adapter as AdapterDto, Route as RouteDto } from '../../../../shared/contract/router';
+import { HubEvent } from '../../../../shared/contract/hub';
+import type { Adapter as AdapterDto, Route as RouteDto } from '../../../../shared/contract/router';
 
 export interface Prepared {
   route: RouteDto;
@@ -122,7 +95,7 @@ export class RouterService {
       log: ctx.log.child('router'),
       version: ctx.config.version,
       adapter: (id) => this.store.adapter(id),
-      onStatus: (s) => ctx.hub.broadcast(RouterHubEvent.adapterStatus, s),
+      onStatus: (s) => ctx.hub.broadcast(HubEvent.routerAdapterStatus, s),
       onRestart: (id) => this.registry.invalidate(id),
       maxRestarts: deps.maxRestarts,
     });
@@ -415,7 +388,7 @@ export class RouterService {
 
   private log(row: Omit<DistributionRow, 'id' | 'created_at'>): DistributionRow {
     const r = this.store.logDistribution(row);
-    this.ctx.hub.broadcast(RouterHubEvent.distribution, r);
+    this.ctx.hub.broadcast(HubEvent.routerDistribution, r);
     return r;
   }
 

@@ -1,5 +1,6 @@
 import type { JsonObject, JsonSchema } from '../../kernel/types';
 import type { Condition } from './conditions';
+import type { KeyValue } from '../../../../shared/contract/router';
 
 export type { RoutableItem } from './conditions';
 
@@ -15,12 +16,6 @@ export interface InboxLike {
 
 export type Transport = 'stdio' | 'http';
 
-/** One environment variable or HTTP header. Secret values are sealed at rest and masked on the wire. */
-export interface KeyValue {
-  key: string;
-  value: string;
-  secret: boolean;
-}
 
 export interface Adapter {
   id: string;
@@ -67,35 +62,6 @@ export interface Route {
   updated_at: string;
 }
 
-export type AdapterState = 'idle' | 'starting' | 'running' | 'failed';
+export type { AdapterState, AdapterStatus, Distribution as DistributionRow, KeyValue } from '../../../../shared/contract/router';
 
-export interface AdapterStatus {
-  adapter_id: string;
-  state: AdapterState;
-  pid: number | null;
-  /** Why it failed (state 'failed') or why the last start/crash happened. */
-  reason: string | null;
-  restarts: number;
-  /** Processes started for this adapter since the owner started. */
-  spawned: number;
-  last_used_at: string | null;
-}
 
-export interface DistributionRow {
-  id: number;
-  run_id: string;
-  item_key: string;
-  item_title: string;
-  route_id: string | null;
-  route_name: string | null;
-  adapter_id: string | null;
-  tool: string | null;
-  attempt: number;
-  status: 'ok' | 'error' | 'skipped';
-  retryable: boolean;
-  args: unknown;
-  result: unknown;
-  error: string | null;
-  duration_ms: number;
-  created_at: string;
-}

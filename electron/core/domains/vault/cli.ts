@@ -1,12 +1,5 @@
-import { defineCommand, type CliCommandDef } from '../../kernel/cli';
-
-interface ReindexReport {
-  scanned: number;
-  indexed: number;
-  unchanged: number;
-  removed: number;
-  ms: number;
-}
+import { cliCall, defineCommand, type CliCommandDef } from '../../kernel/cli';
+import { coreRoutes } from '../../../../shared/contract/core';
 
 /** `mailroom reindex`: rebuild the vault index (index.db) from the notes; a thin call to /api/vault/reindex. */
 export const vaultCommands: CliCommandDef[] = [
@@ -18,7 +11,7 @@ export const vaultCommands: CliCommandDef[] = [
       { flags: '--json', description: 'print the report as JSON' },
     ],
     async run(rt, _args, o) {
-      const r = await rt.call<ReindexReport>('POST', '/api/vault/reindex', { full: !o.changed });
+      const r = await cliCall(rt, coreRoutes.reindex, { body: { full: !o.changed } });
       rt.out(o.json ? JSON.stringify(r) : `Indexed ${r.indexed} of ${r.scanned} notes (${r.unchanged} unchanged, ${r.removed} removed) in ${r.ms} ms.`);
     },
   }),

@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
-import { api, ApiError } from '../../api';
+import { ApiError, call, routes } from '../../api';
+import { HubEvent } from '../../../../shared/contract';
 import { useHubEvent } from '../../hub';
 import { DraftEditor } from './DraftEditor';
-import { who, when, type MessageView, type ThreadDetail, type Triage } from './types';
+import { who, when } from './format';
+import type { MessageView, ThreadDetail, Triage } from '../../../../shared/contract/mail';
 
 /**
  * Sanitised HTML in a sandboxed iframe: no scripts, no same-origin, and a CSP that allows no
@@ -64,7 +66,7 @@ export function ThreadView({ threadId, policies, toast }: { threadId: string; po
 
   const load = useCallback(async () => {
     try {
-      setD(await api.get<ThreadDetail>(`/api/mail/threads/${threadId}`));
+      setD(await call(routes.mail.thread, { params: { id: threadId } }));
       setError(null);
     } catch (e) {
       setError(e instanceof ApiError ? e.message : String(e));
@@ -73,10 +75,9 @@ export function ThreadView({ threadId, policies, toast }: { threadId: string; po
 
   useEffect(() => {
     void load();
-    void api.post(`/api/mail/threads/${threadId}/seen`).catch(() => {});
+    void call(routes.mail.threadSeen, { params: { id: threadId } }).catch(() => {});
   }, [threadId, load]);
-  useHubEvent('MailChanged', (...args) => {
-    const p = args[0] as { thread_id?: string };
+  useHubEvent(HubEvent.mailChanged, (p) => {
     if (!p.thread_id || p.thread_id === threadId) void load();
   });
 
@@ -106,20 +107,20 @@ export function ThreadView({ threadId, policies, toast }: { threadId: string; po
           ))}
           <span className="mail-spacer" />
           {t.status !== 'open' && (
-            <button className="btn btn-small" onClick={() => void act(() => api.patch(`/api/mail/threads/${t.id}`, { status: 'open' }))}>
+            <button className="btn btn-small" onClick={() => void act(() => call(routes.mail.updateThread, { params: { id: t.id }, body: { status: 'open' } }))}>
               Reopen
             </button>
           )}
           {t.status !== 'closed' && (
-            <button className="btn btn-small" onClick={() => void act(() => api.patch(`/api/mail/threads/${t.id}`, { status: 'closed' }))}>
+            <button className="btn btn-small" onClick={() => void act(() => call(routes.mail.updateThread, { params: { id: t.id }, body: { status: 'closed' } }))}>
               Close
             </button>
           )}
           <input className="input mail-snooze" type="datetime-local" value={snooze} onChange={(e) => setSnooze(e.target.value)} aria-label="Snooze until" />
-          <button className="btn btn-small" disabled={!snooze} onClick={() => void act(() => api.patch(`/api/mail/threads/${t.id}`, { status: 'snoozed', snooze_until: new Date(snooze).toISOString() }), 'Snoozed.')}>
+          <button className="btn btn-small" disabled={!snooze} onClick={() => void act(() => call(routes.mail.updateThread, { params: { id: t.id }, body: { status: 'snoozed', snooze_until: new Date(snooze).toISOString() } }), 'Snoozed.')}>
             Snooze
           </button>
-          <button className="btn btn-small" onClick={() => void act(() => api.post(`/api/mail/threads/${t.id}/save-to-inbox`), 'Saved to the inbox for review.')}>
+          <button className="btn btn-small" onClick={() => void act(() => call(routes.mail.threadToInbox, { params: { id: t.id } }), 'Saved to the inbox for review.')}>
             Save to inbox
           </button>
         </div>
@@ -127,7 +128,7 @@ export function ThreadView({ threadId, policies, toast }: { threadId: string; po
       </div>
       {error && <p className="error">{error}</p>}
       {d.messages.map((m) => (
-        <Message key={m.id} m={m} onTriage={() => void act(() => api.post(`/api/mail/messages/${m.id}/triage`, { taxonomy_id: 'default' }))} />
+        <Message key={m.id} m={m} onTriage={() => void act(() => call(routes.mail.triage, { params: { id: m.id }, body: { taxonomy_id: 'default' } }))} />
       ))}
       <DraftEditor threadId={t.id} drafts={d.drafts} outbox={d.outbox} policies={policies} onChanged={(msg) => void act(async () => {}, msg)} />
     </div>

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
-import { api } from '../../api';
-import type { Adapter, KeyValue } from './types';
-import { errorText } from './types';
+import { call, routes } from '../../api';
+import type { Adapter, KeyValue } from '../../../../shared/contract/router';
+import { errorText } from './format';
 import { decodeParamName, detectSecretArgs, looksSecret, splitUrl } from '../../../../shared/secrets';
 
 interface ArgRow {
@@ -94,7 +94,7 @@ export function AdapterEditor({ adapter, onSaved, onCancel }: Props) {
       call_timeout_s: Number(timeout),
     };
     try {
-      onSaved(adapter ? await api.put<Adapter>(`/api/mcp-adapters/${adapter.id}`, body) : await api.post<Adapter>('/api/mcp-adapters', body));
+      onSaved(adapter ? await call(routes.router.updateAdapter, { params: { id: adapter.id }, body }) : await call(routes.router.createAdapter, { body }));
     } catch (e) {
       setError(errorText(e));
     } finally {
