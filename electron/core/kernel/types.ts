@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import type { Logger } from './log';
 import type { EventBus } from './events';
 import type { Config } from './config';
+import type { Scope } from './scope';
 import type { HubEventArgs, HubEventName } from '../../../shared/contract/hub';
 
 export type JsonSchema = Record<string, unknown>;
@@ -136,6 +137,8 @@ export interface CoreContext {
   events: EventBus;
   platform: Platform;
   clock: Clock;
+  /** The domain's disposal scope: timers, watchers and children registered here end after its stop(). */
+  scope: Scope;
 }
 
 /** What each domain contributes. Everything it starts, it stops. */
