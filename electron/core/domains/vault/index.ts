@@ -19,7 +19,7 @@ import { brainSearchTool } from './tools/brain_search';
 import { brainReadNoteTool } from './tools/brain_read_note';
 
 export { VaultIndex, catchUp, listNoteFiles, ftsQuery, type SearchHit, type EntityPlace, type CatchUpReport } from './store';
-export { parseNote, splitFrontmatter, capitalizedPhrases, normName, fileStem, type ParsedNote } from './parse';
+export { parseNote, splitFrontmatter, parseYaml, stringifyYaml, capitalizedPhrases, normName, fileStem, type ParsedNote } from './parse';
 export {
   normalizeRel,
   resolveInVault,
