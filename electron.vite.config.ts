@@ -8,7 +8,8 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      lib: { entry: resolve(__dirname, 'electron/main/index.ts') },
+      // The vault indexer runs in a worker thread: its own entry, next to index.js.
+      lib: { entry: { index: resolve(__dirname, 'electron/main/index.ts'), 'vault-indexer': resolve(__dirname, 'electron/core/domains/vault/indexer-worker.ts') } },
       rollupOptions: { external: ['better-sqlite3', 'onnxruntime-node', 'chokidar', 'isomorphic-git', 'electron'] },
     },
   },

@@ -11,6 +11,36 @@ import { silentLogger } from '../electron/core/kernel/log';
 import { MailService } from '../electron/core/domains/mail/service';
 import { splitMbox } from '../electron/core/domains/mail/importers';
 import { createCoreContext } from '../electron/core/host/context';
+import { evaluateMailSet } from './_mail-eval';
+
+const REPO = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+
+/** Labelled mail sets scored by the bench: the in-sample dev set, and the held-out one when present. */
+export function labelledMailSets(): Array<{ name: string; dir: string }> {
+  return [
+    { name: 'dev (in-sample)', dir: path.join(REPO, 'tests/fixtures/mail-dev') },
+    { name: 'held-out', dir: path.join(REPO, 'tests/fixtures/heldout/mail') },
+  ].filter((s) => fs.existsSync(path.join(s.dir, 'gold.json')) && fs.existsSync(path.join(s.dir, 'mailbox.mbox')));
+}
+
+const pct = (x: number) => round(100 * x, 1);
+
+/** Understanding rows for one labelled set (any folder of the documented shape), baselines measured in the same run. */
+export async function labelledRows(name: string, dir: string): Promise<BenchRow[]> {
+  const e = await evaluateMailSet(dir, { models: true });
+  const area = 'mail';
+  const rows: BenchRow[] = [
+    { area, figure: `${name}: threading pairwise accuracy (${e.n.messages} messages)`, value: pct(e.threading), unit: '%', goal: '100%', pass: e.threading === 1 },
+    { area, figure: `${name}: triage intent accuracy (${e.n.triaged})`, value: pct(e.intent), unit: '%', baseline: pct(e.baseline.intent_keyword), baseline_label: `keyword overlap; majority ${pct(e.baseline.intent_majority)}%`, ratio: ratio(e.intent, e.baseline.intent_keyword), goal: '> keyword and majority', pass: e.intent > e.baseline.intent_keyword && e.intent > e.baseline.intent_majority },
+    { area, figure: `${name}: triage urgency accuracy`, value: pct(e.urgency), unit: '%', baseline: pct(Math.max(e.baseline.urgency_keyword, e.baseline.urgency_majority)), baseline_label: `best of keyword ${pct(e.baseline.urgency_keyword)}% / always-majority ${pct(e.baseline.urgency_majority)}%`, ratio: ratio(e.urgency, Math.max(e.baseline.urgency_keyword, e.baseline.urgency_majority)), goal: '> both baselines', pass: e.urgency > Math.max(e.baseline.urgency_keyword, e.baseline.urgency_majority) },
+    { area, figure: `${name}: triage sentiment accuracy`, value: pct(e.sentiment), unit: '%', baseline: pct(Math.max(e.baseline.sentiment_keyword, e.baseline.sentiment_majority)), baseline_label: `best of keyword ${pct(e.baseline.sentiment_keyword)}% / always-majority ${pct(e.baseline.sentiment_majority)}%`, ratio: ratio(e.sentiment, Math.max(e.baseline.sentiment_keyword, e.baseline.sentiment_majority)), goal: '> both baselines', pass: e.sentiment > Math.max(e.baseline.sentiment_keyword, e.baseline.sentiment_majority) },
+    { area, figure: `${name}: extraction fields correct (${e.n.extraction_fields} fields)`, value: pct(e.extraction_fields), unit: '%', baseline: pct(e.baseline.extraction_regex_fields), baseline_label: 'label-colon regex', ratio: ratio(e.extraction_fields, e.baseline.extraction_regex_fields), goal: '> regex baseline', pass: e.extraction_fields > e.baseline.extraction_regex_fields },
+    { area, figure: `${name}: extraction outputs valid against the schema (${e.n.extraction_outputs})`, value: pct(e.extraction_valid), unit: '%', baseline: pct(e.baseline.extraction_regex_valid), baseline_label: 'label-colon regex', goal: '100%', pass: e.extraction_valid === 1 },
+    { area, figure: `${name}: drafts signed as the policy says (${e.n.drafts})`, value: pct(e.drafts_signed), unit: '%', goal: '100%', pass: e.drafts_signed === 1 },
+    { area, figure: `${name}: drafts within the policy's word limit`, value: pct(e.drafts_within_limit), unit: '%', goal: '100%', pass: e.drafts_within_limit === 1 },
+  ];
+  return rows;
+}
 
 const WORDS = 'invoice meeting deadline rollout customer payment contract quote demo outage server login password report budget review agenda travel hotel flight shipment order refund discount pricing renewal partner security update release feature bug crash export import calendar schedule lunch dinner weekend project design'.split(' ');
 
@@ -87,6 +117,7 @@ export async function run(): Promise<BenchRow[]> {
   await mail.stop();
   db.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
+  for (const set of labelledMailSets()) rows.push(...(await labelledRows(set.name, set.dir)));
   return rows;
 }
 

@@ -9,7 +9,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 const external = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.devDependencies ?? {}), 'electron'];
 
-const entries = { cli: 'electron/core/entry/cli-entry.ts', hook: 'electron/core/domains/mailbox/hook-cli.ts' };
+const entries = {
+  cli: 'electron/core/entry/cli-entry.ts',
+  hook: 'electron/core/domains/mailbox/hook-cli.ts',
+  'vault-indexer': 'electron/core/domains/vault/indexer-worker.ts',
+};
 const entryPoints = Object.fromEntries(Object.entries(entries).filter(([, f]) => fs.existsSync(path.join(root, f))).map(([k, f]) => [k, path.join(root, f)]));
 
 await build({

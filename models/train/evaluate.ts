@@ -14,9 +14,16 @@ import { readIntentTsv, type IntentExample } from './generate-intent';
 import { readAnnotated, type NerExample, type Span } from './generate-ner';
 import { classification, ece, prf, r4, spanMetrics } from './metrics';
 
+/** The first in-sample dev set (written alongside the v1 generator). */
 export const evalFiles = (corporaDir: string) => ({
   intent: path.join(corporaDir, 'intent', 'eval.tsv'),
   ner: path.join(corporaDir, 'ner', 'eval.txt'),
+});
+
+/** The second dev set, written before the v2 generator in another register. */
+export const devFiles = (corporaDir: string) => ({
+  intent: path.join(corporaDir, 'dev', 'intent.tsv'),
+  ner: path.join(corporaDir, 'dev', 'ner.txt'),
 });
 
 function saveMetrics(examples: readonly IntentExample[], pred: readonly boolean[]) {
@@ -30,9 +37,10 @@ function saveMetrics(examples: readonly IntentExample[], pred: readonly boolean[
     ...prf(tp, fp, fn),
     hard_negative_fp_rate: r4(hard.filter((x) => x.p).length / Math.max(1, hard.length)),
     hard_negatives: hard.length,
+    negatives: negatives.length,
     fp_rate: r4(negatives.filter((x) => x.p).length / Math.max(1, negatives.length)),
     missed: pos.filter((x) => x.e.explicitSave && !x.p).map((x) => x.e.text),
-    false_alarms: hard.filter((x) => x.p).map((x) => x.e.text),
+    false_alarms: negatives.filter((x) => x.p).map((x) => x.e.text),
   };
 }
 
@@ -50,7 +58,7 @@ export async function evaluateIntent(nlp: OnnxNlp, examples: readonly IntentExam
     intent: classification(gold, pred, INTENTS),
     intent_ece: ece(results.map((r) => r.confidence), results.map((r, i) => r.intent === gold[i])),
     intent_baseline: { name: 'keyword rules (heuristic fallback)', ...classification(gold, base, INTENTS) },
-    explicit_save: saveMetrics(examples, results.map((r, i) => isExplicitSave(r.explicitSave, phrases[i]))),
+    explicit_save: saveMetrics(examples, results.map((r, i) => isExplicitSave(r.explicitSave, phrases[i], r.intent))),
     explicit_save_model_only: saveMetrics(examples, results.map((r) => (r.explicitSave ?? 0) >= 0.5)),
     explicit_save_baseline: { name: "seed's regex phrase detector", ...saveMetrics(examples, examples.map((e) => seedPhraseDetector(e.text).saveRequest)) },
     urgency: classification(urgGold, urgPred, ['low', 'normal', 'high']),

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { INTENTS, type Intent } from '../../electron/core/domains/nlp/contract';
 import type { Rng } from './prng';
 import { expand, joinSegments, readSections } from './template';
+import { loadLexicon } from './lexicon';
 
 export type Urgency = 'low' | 'normal' | 'high';
 export interface IntentExample {
@@ -78,10 +79,15 @@ export function generateIntentCorpus(corporaDir: string, rng: Rng, perIntent: nu
   const templates = readTemplates(dir);
   const slots = readSections(fs.readFileSync(path.join(dir, 'slots.txt'), 'utf8'));
   const aug = readSections(fs.readFileSync(path.join(dir, 'augment.txt'), 'utf8'));
+  // Slot words from a far larger vocabulary than slots.txt (faker's name, town, food and noun
+  // lists), 40% of the time, so the classifier cannot lean on the slot words themselves.
+  const lex = loadLexicon();
+  const wide: Record<string, readonly string[]> = { person: lex.first, place: lex.cities, food: lex.foods, thing: lex.nouns.map((n) => `${n}s`), topic: lex.nouns };
   const fill = (name: string) => {
     const list = slots[name];
     if (!list) throw new Error(`slot {${name}} has no fillers in slots.txt`);
-    return [{ text: rng.pick(list) }];
+    const alt = wide[name];
+    return [{ text: alt && rng.chance(0.4) ? rng.pick(alt) : rng.pick(list) }];
   };
   const render = (t: string) => joinSegments(expand(t, rng, fill));
 
@@ -101,7 +107,12 @@ export function generateIntentCorpus(corporaDir: string, rng: Rng, perIntent: nu
     if (rng.chance(0.2)) text = rng.pick(aug.prefixes) + lowerFirst(text);
     if (rng.chance(0.15)) text = text.replace(/[.!]$/, '') + rng.pick(aug.suffixes);
     if (rng.chance(0.2)) text = text.split(' ').map((w) => (rng.chance(0.15) ? typo(w, rng) : w)).join(' ');
-    if (rng.chance(0.3)) text = text.toLowerCase();
+    if (rng.chance(0.08)) text = `${text.replace(/[.!]?$/, '.')} ${rng.pick(aug.fillers)}`;
+    // E-mail register: a salutation and sign-off around the message (the intent is the body's).
+    if (base.intent !== 'GREETING' && rng.chance(0.06)) text = `${rng.pick(['Hi', 'Hello', 'Dear', 'Hey'])} ${rng.pick(['team', 'all', 'there', 'Sam', 'Ana', 'Kofi'])},\n\n${upperFirst(text)}\n\n${rng.pick(['Thanks', 'Best', 'Cheers', 'Regards', 'Thanks in advance'])},\n${rng.pick(['J', 'Maria', 'Dev', 'Li'])}`;
+    const c = rng.next();
+    if (c < 0.05) text = text.toUpperCase();
+    else if (c < 0.33) text = text.toLowerCase();
     else if (rng.chance(0.5)) text = upperFirst(text);
     if (rng.chance(0.3)) text = text.replace(/[.?!]+$/, '');
     return { ...base, text, explicitSave, urgency };

@@ -9,6 +9,7 @@ import type { EntityType } from '../../electron/core/domains/nlp/contract';
 import type { Token } from '../../electron/core/domains/nlp/tokenize';
 import type { Rng } from './prng';
 import { expand, readSections, type Segment } from './template';
+import { loadLexicon } from './lexicon';
 
 export interface Span {
   start: number;
@@ -61,7 +62,24 @@ function makeDate(rng: Rng): string {
     () => `${month} ${day}-${Math.min(31, day + 1 + rng.int(4))}`,
     () => `every ${rng.pick([wd, 'week', 'month', 'morning', 'other week', 'quarter'])}`,
     () => `${rng.pick(['in', 'since', 'until'])} ${rng.pick([month, String(year), `${month} ${year}`])}`,
-    () => `${rng.pick(['Black Friday', 'Labor Day', 'Boxing Day', 'Halloween', 'Valentine\'s Day', 'Mother\'s Day'])}`,
+    () => `${rng.pick(['Black Friday', 'Labor Day', 'Boxing Day', 'Halloween', 'Valentine\'s Day', 'Mother\'s Day', 'Hanukkah', 'Ramadan', 'Passover', 'Independence Day', 'Memorial Day', 'Golden Week', 'Chinese New Year', 'Carnival', 'Midsummer', 'Bastille Day', 'Canada Day', 'Australia Day', 'Good Friday', 'New Year\'s Day', 'Holi', 'Yom Kippur', 'St. Patrick\'s Day', 'Father\'s Day', 'Easter Monday', 'Whitsun'])}`,
+    () => `${1 + rng.int(12)}/${day}${rng.chance(0.5) ? `/${rng.pick([String(year), String(year).slice(2)])}` : ''}`,
+    () => `${day}.${String(1 + rng.int(12)).padStart(rng.chance(0.5) ? 2 : 1, '0')}.${year}`,
+    () => `${rng.pick(MONTH_ABBR)} ${rng.pick([String(day), ordinal(day)])}`,
+    () => `${rng.pick(MONTH_ABBR)} ${day}${rng.chance(0.5) ? `, ${year}` : ''}`,
+    () => `the ${ordinal(day)}`,
+    () => ordinal(day),
+    () => `${rng.pick(['mid', 'early', 'late', 'end of'])}-${year}`,
+    () => `${rng.pick(['tmrw', 'tmr', 'tomorrow', 'today', '2day'])}`,
+    () => `${rng.pick(['Q1', 'Q2', 'Q3', 'Q4'])} ${rng.pick(['FY', 'FY'])}${String(year).slice(2)}`,
+    () => `${rng.pick(['in', 'within'])} ${rng.pick(NUM_WORDS)} ${rng.pick(['days', 'weeks', 'months'])}`,
+    () => `${rng.pick(['last', 'next', 'this'])} ${rng.pick(['weekend', 'week', 'month', 'Friday', 'Monday', 'year'])}`,
+    () => `${rng.pick(['the week of', 'the weekend of'])} ${month} ${day}`,
+    () => `${wd}, ${month} ${day}`,
+    () => `${rng.pick(WEEKDAYS).slice(0, 3)} ${day} ${rng.pick(MONTH_ABBR)}`,
+    () => `${rng.pick(['end of', 'start of', 'beginning of'])} ${rng.pick(['next month', 'the year', 'Q3', 'March', 'the sprint', 'next week'])}`,
+    () => `${month} ${ordinal(day)}, ${year}`,
+    () => `${rng.pick(['the first week of', 'the second half of', 'the last week of'])} ${month}`,
   ];
   return rng.pick(forms)();
 }
@@ -78,7 +96,16 @@ function makeTime(rng: Rng): string {
     () => `${rng.pick(WEEKDAYS)} ${rng.pick(['morning', 'afternoon', 'evening', 'night'])}`,
     () => `${h} o'clock`,
     () => `half past ${rng.pick(['two', 'three', 'four', 'nine', 'ten'])}`,
-    () => `${rng.pick(['20', '30', '45', 'ten', 'fifteen'])} minutes`,
+    () => `${h}${rng.pick(['pm', 'am', ' pm'])} ${rng.pick(['CET', 'UTC', 'EST', 'PST', 'GMT', 'IST', 'JST', 'BST', 'ET', 'PT', 'CEST', 'AEST'])}`,
+    () => `${h}:${m} ${rng.pick(['CET', 'UTC', 'ET', 'PT', 'GMT'])}`,
+    () => rng.pick(['noon', 'midnight', 'tonight', 'tonite', 'lunchtime', 'end of day', 'EOD', 'overnight', 'last night', 'this morning', 'this afternoon', 'first thing tomorrow', 'early morning', 'late tonight', 'midday', 'dawn', 'sunrise', 'dinner time']),
+    () => `${rng.pick(['quarter to', 'quarter past', 'half past', 'ten to', 'twenty past'])} ${rng.pick(['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'noon'])}`,
+    () => `${h}-${Math.min(12, h + 1 + rng.int(3))}${rng.pick(['pm', 'am', ' pm'])}`,
+    () => `${h}${rng.pick(['pm', 'am'])}-${Math.min(12, h + 1)}${rng.pick(['pm', 'am'])}`,
+    () => `${h}.${m}${rng.pick(['pm', 'am', ''])}`,
+    () => `${String(rng.int(24)).padStart(2, '0')}${m}${rng.pick(['h', ' hrs', ''])}`,
+    () => `${h}${rng.pick(['ish', 'pm', 'am'])}`,
+    () => `${rng.pick(['tomorrow', 'Friday', 'Monday', 'Sunday'])} ${rng.pick(['morning', 'evening', 'night', 'afternoon'])}`,
   ];
   return rng.pick(forms)();
 }
@@ -88,41 +115,82 @@ export function generateNerCorpus(corporaDir: string, rng: Rng, count: number): 
   const templates = fs.readFileSync(path.join(dir, 'templates.txt'), 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#'));
   const pools = readSections(fs.readFileSync(path.join(dir, 'pools.txt'), 'utf8'));
 
+  const lex = loadLexicon();
+  // Half the names come from the hand-written pools, half from faker's locale tables (60+ locales).
+  const firstName = () => (rng.chance(0.5) ? rng.pick(pools.first) : rng.pick(lex.first));
+  const lastName = () => {
+    const base = rng.chance(0.5) ? rng.pick(pools.last) : rng.pick(lex.last);
+    const r = rng.next();
+    if (r < 0.03) {
+      const particle = rng.pick(['van', 'de', 'da', 'von', 'van der', 'al-', 'bin', 'dos', 'del', 'le', 'Mc', "O'"]);
+      return /^(?:al-|Mc|O')$/.test(particle) ? particle + base : `${particle} ${base}`;
+    }
+    if (r < 0.06) return `${base}-${rng.pick(lex.last)}`;
+    return base;
+  };
+  const initial = () => rng.pick('ABCDEFGHJKLMNOPRSTVWYZ'.split(''));
   const person = (): Segment[] => {
-    const first = rng.pick(pools.first);
-    const last = rng.pick(pools.last);
+    const first = firstName();
+    const last = lastName();
     const r = rng.next();
     let name: string;
     if (r < 0.3) name = first;
-    else if (r < 0.72) name = `${first} ${last}`;
+    else if (r < 0.68) name = `${first} ${last}`;
+    else if (r < 0.74) name = `${first} ${firstName()} ${last}`;
     else if (r < 0.8) name = `${first[0]}. ${last}`;
-    else if (r < 0.86) name = `${first} ${rng.pick('ABCDEFGHJKLMNPRST'.split(''))}. ${last}`;
-    else if (r < 0.9) name = `${first[0]}. ${rng.pick('ABCDEFGHJKLMNPRST'.split(''))}. ${last}`;
+    else if (r < 0.85) name = `${first} ${initial()}. ${last}`;
+    else if (r < 0.88) name = `${first[0]}. ${initial()}. ${last}`;
     else name = last;
-    if (rng.chance(0.06)) name = name.toLowerCase();
+    if (rng.chance(0.08)) name = name.toLowerCase();
     const titled = name === last || rng.chance(0.12);
     return titled ? [{ text: `${rng.pick(TITLES)} ` }, { text: name, type: 'PERSON' }] : [{ text: name, type: 'PERSON' }];
   };
+  const place = () => {
+    const r = rng.next();
+    const p = r < 0.45 ? rng.pick(pools.gpe) : r < 0.85 ? rng.pick(lex.cities) : r < 0.93 ? rng.pick(lex.states) : rng.pick(lex.countries);
+    return p.replace(/^the /, '');
+  };
+  const acronym = () => Array.from({ length: 2 + rng.int(4) }, () => 'ABCDEFGHIJKLMNOPRSTUVWXYZ'[rng.int(25)]).join('');
+  const capWord = () => {
+    const w = rng.pick([...ORG_WORDS, ...lex.apps.filter((a) => !a.includes(' '))]);
+    return w.charAt(0).toUpperCase() + w.slice(1);
+  };
   const org = (): Segment[] => {
-    const place = () => rng.pick(pools.gpe).replace(/^the /, '');
-    const surname = () => rng.pick(pools.last);
+    const surname = () => rng.pick(rng.chance(0.5) ? pools.last : lex.last);
+    const field = () => rng.pick(['Health', 'Education', 'Finance', 'Technology', 'Defence', 'Agriculture', 'Transport', 'Justice', 'Energy', 'Culture', 'Labour', 'the Interior', 'Foreign Affairs', 'Environment']);
     const made: Array<() => string> = [
       () => `${rng.pick(ORG_WORDS)} ${rng.pick(ORG_SUFFIX)}`,
-      () => `${rng.pick(['University', 'Bank', 'Ministry', 'Institute', 'Port', 'Museum'])} of ${rng.pick([place(), 'Health', 'Education', 'Finance', 'Technology', 'Modern Art'])}`,
-      () => `${place()} ${rng.pick(['University', 'Bank', 'City Council', 'General Hospital', 'Airlines', 'Water'])}`,
+      () => `${capWord()} ${rng.pick([...ORG_SUFFIX, ...lex.legalForms])}`,
+      () => `${rng.pick(['University', 'Bank', 'Ministry', 'Institute', 'Port', 'Museum', 'Department', 'Office', 'College'])} of ${rng.pick([place(), field(), 'Modern Art', 'Science', 'Technology'])}`,
+      () => `${place()} ${rng.pick(['University', 'Bank', 'City Council', 'General Hospital', 'Airlines', 'Water', 'Medical Center', 'Children\'s Hospital', 'Clinic', 'State University', 'Institute of Technology', 'Police', 'Public Library', 'Chamber of Commerce', 'Football Club', 'Polytechnic', 'Regional Hospital', 'Credit Union', 'Community College', 'Cooperative'])}`,
+      () => `St. ${rng.pick(['Mary', 'Joseph', 'Luke', 'Anne', 'Thomas', 'Vincent', 'Jude', 'George', 'Catherine'])}'s ${rng.pick(['Hospital', 'School', 'College', 'Church'])}`,
       () => `${surname()} & ${rng.pick(['Partners', 'Sons', 'Co.', surname()])}`,
-      () => `${surname()} ${rng.pick(['LLP', 'Legal', 'Dental', 'Architects', 'Motors', 'Bakery'])}`,
+      () => `${surname()} ${rng.pick(['LLP', 'Legal', 'Dental', 'Architects', 'Motors', 'Bakery', 'Logistics', 'Consulting', 'Foundation', 'Trust', 'Clinic', 'Associates', ...lex.legalForms])}`,
+      () => `${surname()}-${surname()}`,
+      () => acronym(),
+      () => `${rng.pick(['National', 'Federal', 'European', 'African', 'Asian', 'International', 'Global', 'Royal'])} ${rng.pick(['Health', 'Space', 'Environment', 'Medicines', 'Maritime', 'Aviation', 'Research', 'Energy', 'Statistics', 'Development'])} ${rng.pick(['Agency', 'Service', 'Council', 'Authority', 'Institute', 'Office', 'Commission', 'Fund', 'Bank', 'Society'])}`,
+      () => `${rng.pick(['Friends of', 'Save the', 'Doctors for', 'Engineers Without', 'Action for', 'Habitat for'])} ${rng.pick(['Children', 'Earth', 'Borders', 'Humanity', 'Oceans', 'Forests', 'Refugees', place()])}`,
+      () => rng.pick(lex.airlines),
+      () => `${rng.pick(lex.vehicles)}`,
     ];
-    let name = rng.chance(0.6) ? rng.pick(pools.org) : rng.pick(made)();
+    let name = rng.chance(0.45) ? rng.pick(pools.org) : rng.pick(made)();
     if (rng.chance(0.08)) name = name.toLowerCase();
     return name.startsWith('the ') ? [{ text: 'the ' }, { text: name.slice(4), type: 'ORG' }] : [{ text: name, type: 'ORG' }];
   };
   const product = (): Segment[] => {
-    const name = rng.pick(pools.product);
+    let name = rng.chance(0.85) ? rng.pick(pools.product) : rng.pick(lex.apps);
+    const r = rng.next();
+    if (r < 0.08) name = `${name} ${rng.pick(['2', '3', '4', '5', '11', '12', '15', '16', '3.12', '2.0', '22.04', '2026'])}`;
+    else if (r < 0.12) name = `${name} ${rng.pick(['Pro', 'Max', 'Ultra', 'Mini', 'Air', 'Plus', 'Lite', 'SE'])}`;
+    else if (r < 0.17) {
+      // Device-style names with model codes: "Zorvex X7", "Nova Tab S3".
+      const brand = rng.pick([...ORG_WORDS, ...lex.apps.filter((a) => !a.includes(' ')), ...lex.vehicles.filter((v) => !v.includes(' '))]);
+      name = `${brand.charAt(0).toUpperCase()}${brand.slice(1)} ${rng.pick(['', 'Tab ', 'Phone ', 'Watch ', 'Book ', 'Buds '])}${'ABCDEFGHKMNPRSTVXZ'[rng.int(18)]}${1 + rng.int(30)}`;
+    }
     return [{ text: rng.chance(0.2) ? name.toLowerCase() : name, type: 'PRODUCT' }];
   };
   const gpe = (): Segment[] => {
-    let name = rng.pick(pools.gpe);
+    let name = rng.chance(0.45) ? rng.pick(pools.gpe) : place();
     if (rng.chance(0.08)) name = name.toLowerCase();
     return name.startsWith('the ') ? [{ text: 'the ' }, { text: name.slice(4), type: 'GPE' }] : [{ text: name, type: 'GPE' }];
   };
@@ -154,9 +222,9 @@ export function generateNerCorpus(corporaDir: string, rng: Rng, count: number): 
     }
   };
 
-  const out: NerExample[] = [];
-  for (let i = 0; i < count; i++) {
-    const segs = expand(templates[i % templates.length], rng, fill);
+  const distractors = pools.distractors ?? [];
+  const render = (template: string): NerExample => {
+    const segs = expand(template, rng, fill);
     let text = '';
     const spans: Span[] = [];
     for (const s of segs) {
@@ -164,14 +232,44 @@ export function generateNerCorpus(corporaDir: string, rng: Rng, count: number): 
       if (s.type) spans.push({ start: text.length, end: text.length + piece.length, type: s.type as EntityType });
       text += piece;
     }
-    // Collapse doubled spaces without moving spans: only trailing whitespace is trimmed.
-    text = text.replace(/\s+$/, '');
-    if (rng.chance(0.15)) text = text.toLowerCase();
+    return { text: text.replace(/\s+$/, ''), spans };
+  };
+  const concat = (a: NerExample, sep: string, b: NerExample): NerExample => ({
+    text: a.text + sep + b.text,
+    spans: [...a.spans, ...b.spans.map((sp) => ({ ...sp, start: sp.start + a.text.length + sep.length, end: sp.end + a.text.length + sep.length }))],
+  });
+  const plain = (text: string): NerExample => ({ text, spans: [] });
+
+  const out: NerExample[] = [];
+  for (let i = 0; i < count; i++) {
+    let ex = render(templates[i % templates.length]);
+    // Multi-sentence messages and distractor clauses with no entities.
+    const r = rng.next();
+    if (r < 0.15) ex = concat(ex, rng.pick(['. ', '! ', ' - ', ', and ', '. Also ', '\n']), render(rng.pick(templates)));
+    else if (r < 0.27 && distractors.length) ex = concat(ex, rng.pick(['. ', ', ', ' - ', '! ']), plain(rng.pick(distractors)));
+    else if (r < 0.35 && distractors.length) ex = concat(plain(rng.pick(distractors)), rng.pick(['. ', ' - ', ', ', ': ']), ex);
+    let { text } = ex;
+    // Register: lowercase chat, ALL CAPS, Title-ish, as written. Case changes keep lengths.
+    const c = rng.next();
+    if (c < 0.15) text = text.toLowerCase();
+    else if (c < 0.22) text = text.toUpperCase();
     else if (rng.chance(0.5)) text = text.charAt(0).toUpperCase() + text.slice(1);
-    if (rng.chance(0.3) && !/[?!.]$/.test(text)) text += rng.pick(['.', '!', '?', ' :)', ' lol']);
-    out.push({ text, spans });
+    if (text.length !== ex.text.length) text = ex.text; // a case mapping that changes length (ß → SS): keep as written
+    // Typos outside entity spans.
+    if (rng.chance(0.12)) text = typoOutside(text, ex.spans, rng);
+    if (rng.chance(0.3) && !/[?!.]$/.test(text)) text += rng.pick(['.', '!', '?', ' :)', ' lol', ' thx', ' 🙏', '...']);
+    out.push({ text, spans: ex.spans });
   }
   return out;
+}
+
+/** Swaps two letters of one word that lies outside every span (length is unchanged). */
+function typoOutside(text: string, spans: readonly Span[], rng: Rng): string {
+  const words = [...text.matchAll(/\p{L}{4,}/gu)].filter((m) => !spans.some((s) => m.index < s.end && m.index + m[0].length > s.start));
+  if (words.length === 0) return text;
+  const m = rng.pick(words);
+  const i = m.index + 1 + rng.int(m[0].length - 2);
+  return text.slice(0, i) + text[i + 1] + text[i] + text.slice(i + 2);
 }
 
 /** Token BIO labels for one example; tokens wholly inside a span take its type. */

@@ -3,6 +3,7 @@ import { HubProvider } from './hub';
 import { BadgeProvider, useBadges } from './badges';
 import { ToastProvider } from './components/Toasts';
 import { ConnectionIndicator } from './components/ConnectionIndicator';
+import { IndexStatus } from './components/IndexStatus';
 import { useRoute } from './router';
 import { InboxPage } from './pages/InboxPage';
 import { SessionsPage } from './pages/SessionsPage';
@@ -10,6 +11,9 @@ import { RoutesPage } from './pages/RoutesPage';
 import { MailPage } from './pages/MailPage';
 import { SettingsPage } from './pages/SettingsPage';
 import { CapturePage } from './pages/CapturePage';
+import { VaultPage } from './pages/VaultPage';
+import { HistoryPage } from './pages/HistoryPage';
+import { CommandPalette } from './components/CommandPalette';
 import { bridge } from './api';
 import { Icon } from './components/Icon';
 import { PageErrorBoundary } from './components/PageErrorBoundary';
@@ -19,14 +23,18 @@ interface NavItem {
   label: string;
   badge?: string;
   page: ComponentType;
+  /** Alt+<key> jumps here (kept stable as pages are added). */
+  key: number;
 }
 
 const NAV: NavItem[] = [
-  { id: 'inbox', label: 'Inbox', badge: 'inbox', page: InboxPage },
-  { id: 'sessions', label: 'Sessions', badge: 'sessions', page: SessionsPage },
-  { id: 'routes', label: 'Routes', page: RoutesPage },
-  { id: 'mail', label: 'Mail', badge: 'mail', page: MailPage },
-  { id: 'settings', label: 'Settings', page: SettingsPage },
+  { id: 'inbox', label: 'Inbox', badge: 'inbox', page: InboxPage, key: 1 },
+  { id: 'vault', label: 'Vault', page: VaultPage, key: 6 },
+  { id: 'sessions', label: 'Sessions', badge: 'sessions', page: SessionsPage, key: 2 },
+  { id: 'routes', label: 'Routes', page: RoutesPage, key: 3 },
+  { id: 'mail', label: 'Mail', badge: 'mail', page: MailPage, key: 4 },
+  { id: 'history', label: 'History', page: HistoryPage, key: 7 },
+  { id: 'settings', label: 'Settings', page: SettingsPage, key: 5 },
 ];
 
 function Shell() {
@@ -35,14 +43,14 @@ function Shell() {
   const current = NAV.find((n) => n.id === route) ?? NAV[0];
   const Page = current.page;
 
-  // Alt+1…5 jumps between pages from anywhere.
+  // Alt+1…7 jumps between pages from anywhere.
   useEffect(() => {
     const on = (e: KeyboardEvent) => {
       if (!e.altKey || e.ctrlKey || e.metaKey) return;
-      const n = Number(e.key);
-      if (n >= 1 && n <= NAV.length) {
+      const to = NAV.find((n) => String(n.key) === e.key);
+      if (to) {
         e.preventDefault();
-        go(NAV[n - 1].id);
+        go(to.id);
       }
     };
     window.addEventListener('keydown', on);
@@ -56,7 +64,7 @@ function Shell() {
           <span className="brand-mark" aria-hidden="true">✉</span> Mailroom
         </div>
         <ul>
-          {NAV.map((n, i) => {
+          {NAV.map((n) => {
             const count = n.badge ? (badges[n.badge] ?? 0) : 0;
             return (
               <li key={n.id}>
@@ -64,13 +72,13 @@ function Shell() {
                   href={`#/${n.id}`}
                   className={n.id === current.id ? 'active' : ''}
                   aria-current={n.id === current.id ? 'page' : undefined}
-                  title={`${n.label} (Alt+${i + 1})`}
+                  title={`${n.label} (Alt+${n.key})`}
                 >
                   <span className="nav-icon"><Icon name={n.id} /></span>
                   <span className="nav-label">{n.label}</span>
                   {count > 0 && (
                     <span className="badge" data-testid={`nav-badge-${n.id}`} aria-label={`${count} pending`}>
-                      {count}
+                      {count > 99 ? '99+' : count}
                     </span>
                   )}
                 </a>
@@ -79,6 +87,10 @@ function Shell() {
           })}
         </ul>
         <div className="sidebar-foot">
+          <IndexStatus />
+          <p className="sidebar-hint">
+            <kbd>Ctrl</kbd>+<kbd>K</kbd> commands
+          </p>
           <ConnectionIndicator />
         </div>
       </nav>
@@ -87,6 +99,7 @@ function Shell() {
           <Page />
         </PageErrorBoundary>
       </main>
+      <CommandPalette />
     </div>
   );
 }

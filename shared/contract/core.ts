@@ -7,6 +7,13 @@ export const MCP_PATH = '/mcp';
 export const HealthDto = z.object({ ok: z.boolean(), version: z.string(), vault: z.string(), uptime_s: z.number() });
 export type HealthDto = z.infer<typeof HealthDto>;
 
+export const IndexProgressDto = z.object({ state: z.enum(['starting', 'indexing', 'ready', 'failed']), done: z.number(), total: z.number() });
+export type IndexProgressDto = z.infer<typeof IndexProgressDto>;
+
+/** GET /api/status: what the owner is busy with (the vault's background index). */
+export const StatusDto = z.object({ index: IndexProgressDto.extend({ ms: z.number().optional(), error: z.string().optional() }) });
+export type StatusDto = z.infer<typeof StatusDto>;
+
 export const InfoDto = z.object({
   version: z.string(),
   vault: z.string(),
@@ -14,6 +21,8 @@ export const InfoDto = z.object({
   owner_pid: z.number(),
   port: z.number(),
   counts: z.record(z.string(), z.number()),
+  /** The vault's background index (state, done / total). */
+  index: IndexProgressDto.optional(),
 });
 export type InfoDto = z.infer<typeof InfoDto>;
 
@@ -39,6 +48,7 @@ export const coreRoutes = {
   reindex: route('POST', '/api/vault/reindex', { body: z.object({ full: z.boolean().optional() }), reply: ReindexReport }),
   health: route('GET', '/api/health', { reply: HealthDto }),
   info: route('GET', '/api/info', { reply: InfoDto }),
+  status: route('GET', '/api/status', { reply: StatusDto }),
   badges: route('GET', '/api/badges', { reply: z.record(z.string(), z.number()) }),
   connect: route('GET', '/api/connect', { reply: ConnectSnippetDto }),
   connectClaudeDesktop: route('POST', '/api/connect/claude-desktop', { reply: ConnectResult }),

@@ -6,6 +6,7 @@
 import type { AdapterStatus, Distribution } from './router';
 import type { MessagePriority, TaskDto } from './mailbox';
 import type { MailChanged, MailImportProgress, MailSync } from './mail';
+import type { IndexProgressDto } from './core';
 
 export const HUB_PATH = '/hubs/mailbox';
 
@@ -14,6 +15,8 @@ export const HubEvent = {
   inboxChanged: 'InboxChanged',
   /** ({ title, body }) — a notification the renderer shows as a toast / web notification. */
   notification: 'Notification',
+  /** (IndexProgressDto) — the vault's background index advanced (at most ~5 a second) or finished. */
+  indexProgress: 'IndexProgress',
   /** ({ key, count, total }) — an unread badge changed. */
   badgeChanged: 'BadgeChanged',
   /** (MailChanged) — threads, drafts or the outbox of an inbox changed. */
@@ -51,6 +54,7 @@ export interface BadgeChangedDto {
 export interface HubEventArgs {
   InboxChanged: [reason: string, count: number];
   Notification: [notification: NotificationDto];
+  IndexProgress: [progress: IndexProgressDto];
   BadgeChanged: [badge: BadgeChangedDto];
   MailChanged: [change: MailChanged];
   MailImportProgress: [progress: MailImportProgress];

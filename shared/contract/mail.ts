@@ -25,6 +25,9 @@ export const Triage = z.object({
   sentiment: z.enum(['negative', 'neutral', 'positive']),
   confidence: z.number(),
   suggested_route: z.string().optional(),
+  taxonomy_id: z.string().optional(),
+  /** 1 when a person corrected it on this page (kept as a labelled example for later triage). */
+  relabelled: z.number().optional(),
 });
 export type Triage = z.infer<typeof Triage>;
 
@@ -155,6 +158,8 @@ export const ReplyBody = z.object({ body_or_draft_id: z.string().min(1), idempot
 export const OutboxAction = z.object({ action: z.enum(['retry', 'mark_sent']) });
 export const ImportPathBody = z.object({ inbox: z.string().min(1), path: z.string().min(1) });
 export const TriageBody = z.object({ taxonomy_id: z.string().optional() });
+/** Urgency is checked by the owner (low, medium or high). */
+export const RelabelBody = z.object({ intent: z.string().min(1).optional(), urgency: z.string().optional(), taxonomy_id: z.string().min(1).optional() });
 
 const Ok = z.object({ ok: z.boolean() });
 const Result = z.object({ result: z.unknown() });
@@ -171,6 +176,7 @@ export const mailRoutes = {
   threadSeen: route('POST', '/api/mail/threads/:id/seen', { reply: Ok }),
   search: route('GET', '/api/mail/search', { reply: z.object({ results: z.array(SearchHit) }) }),
   triage: route('POST', '/api/mail/messages/:id/triage', { body: TriageBody, reply: z.unknown() }),
+  relabel: route('POST', '/api/mail/messages/:id/relabel', { body: RelabelBody, reply: z.unknown() }),
   messageToInbox: route('POST', '/api/mail/messages/:id/save-to-inbox', { reply: Result }),
   threadToInbox: route('POST', '/api/mail/threads/:id/save-to-inbox', { reply: Result }),
   createDraft: route('POST', '/api/mail/threads/:id/drafts', { body: DraftCreate, reply: z.unknown() }),
@@ -182,6 +188,7 @@ export const mailRoutes = {
   outbox: route('GET', '/api/mail/outbox', { reply: z.array(OutboxView) }),
   resolveOutbox: route('POST', '/api/mail/outbox/:key/resolve', { body: OutboxAction, reply: z.unknown() }),
   importPath: route('POST', '/api/mail/import-path', { body: ImportPathBody, reply: ImportReport }),
+  taxonomy: route('GET', '/api/mail/taxonomies/:id', { reply: z.object({ intents: z.array(z.object({ id: z.string() }).passthrough()) }).passthrough() }),
   config: route('GET', '/api/mail/config', { reply: z.object({ taxonomies: z.array(z.string()), schemas: z.array(z.string()), policies: z.array(z.string()) }) }),
   installDefaults: route('POST', '/api/mail/config/install-defaults', { reply: z.object({ written: z.array(z.string()) }) }),
   sync: route('POST', '/api/mail/inboxes/:id/sync', { reply: InboxView }),

@@ -38,6 +38,10 @@ test('import an mbox, open a thread, draft, approve and send', async ({ app, own
     await expect(view.getByText('Remote images and tracking pixels in this message were blocked.')).toBeVisible();
     await view.getByRole('button', { name: 'Triage' }).first().click();
     await expect(view.locator('.mail-message').first().locator('.chip', { hasText: /^sales$/ })).toBeVisible();
+    // A person corrects the urgency; the correction is stored (and used for similar mail later).
+    await view.locator('.mail-message').first().getByLabel('Relabel urgency').selectOption('high');
+    await expect(view.locator('.mail-message').first().locator('.chip', { hasText: 'high urgency' })).toBeVisible();
+    await expect(view.locator('.mail-message').first().getByTestId('mail-relabel')).toContainText('corrected');
 
     // Draft under the default policy: risk flags show, then Approve & Send.
     await view.getByLabel('Reply goal').fill('confirm the demo on Tuesday at 3pm');

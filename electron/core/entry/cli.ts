@@ -9,6 +9,7 @@ import { claudeDesktopConfigPath, connectClaudeCode, connectClaudeDesktop, conne
 import { MailroomError } from '../kernel/errors';
 import { createCliRuntime } from './cli-runtime';
 import type { CliCommandDef, CliRuntime } from '../kernel/cli';
+import type { StatusDto } from '../../../shared/contract';
 import { runHeadless } from './headless';
 import { runMcpStdio } from './mcp-stdio';
 // [cli] domain command definitions (data)
@@ -123,12 +124,17 @@ export function buildProgram(rt: CliRuntime, setOpts: (opts: CommonOpts, cmd: Co
         process.exitCode = 1;
         return;
       }
-      const health = (await (await fetch(owner.url + '/api/health', { headers: { authorization: `Bearer ${owner.token}` } })).json()) as { version: string; vault: string; uptime_s: number };
+      const get = async <T>(route: string) => (await (await fetch(owner.url + route, { headers: { authorization: `Bearer ${owner.token}` } })).json()) as T;
+      const health = await get<{ version: string; vault: string; uptime_s: number }>('/api/health');
+      const st = await get<StatusDto>('/api/status').catch(() => undefined);
       if (opts.json) {
-        process.stdout.write(JSON.stringify({ running: true, pid: owner.pid, port: owner.port, url: `${owner.url}/?token=${owner.token}`, data_dir: config.dataDir, ...health }) + '\n');
+        process.stdout.write(JSON.stringify({ running: true, pid: owner.pid, port: owner.port, url: `${owner.url}/?token=${owner.token}`, data_dir: config.dataDir, ...health, ...(st ? { index: st.index } : {}) }) + '\n');
       } else {
+        const n = (x: number) => x.toLocaleString('en');
+        const idx = st?.index;
+        const line = !idx ? 'unknown' : idx.state === 'ready' ? `ready (${n(idx.total)} notes)` : idx.state === 'failed' ? `failed: ${idx.error ?? ''}` : `indexing ${n(idx.done)} / ${n(idx.total)}`;
         process.stdout.write(
-          [`Mailroom ${health.version} is running (pid ${owner.pid}).`, `  UI:    ${owner.url}/?token=${owner.token}`, `  vault: ${health.vault}`, `  data:  ${config.dataDir}`, `  up:    ${health.uptime_s}s`].join('\n') + '\n',
+          [`Mailroom ${health.version} is running (pid ${owner.pid}).`, `  UI:    ${owner.url}/?token=${owner.token}`, `  vault: ${health.vault}`, `  index: ${line}`, `  data:  ${config.dataDir}`, `  up:    ${health.uptime_s}s`].join('\n') + '\n',
         );
       }
     });

@@ -15,6 +15,7 @@ import { createInbox } from '../domains/inbox';
 import { createMailbox } from '../domains/mailbox';
 import { createVault } from '../domains/vault';
 import { createRouter } from '../domains/router';
+import { createHistory } from '../domains/history';
 
 export interface CoreOptions {
   /** Electron passes its own; the headless owner uses web notifications over the hub. */
@@ -37,6 +38,8 @@ export interface Core {
   mcp: McpSurface;
   routes: RouteDef[];
   counts(): Record<string, number>;
+  /** Resolves when the vault's background index has caught up (start-up) and its watcher is ready. */
+  whenIndexed(): Promise<void>;
   startedAt: number;
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -75,10 +78,11 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
   add(await own('mailbox', (c) => createMailbox(c))); // [mailbox] session mailbox (seed 003)
   const router = add(await own('router', (c) => createRouter(c, { vault, inbox }))); // [router] MCP router (seed 001)
   add(await own('mail', (c) => createMail(c, { nlp, inbox, router }))); // [mail] NeuralMail (seed 002)
+  add(await own('history', (c) => createHistory(c, { vault, inbox }))); // [history] what Mailroom did: git log + journals, diffs, undo
 
   const startedAt = Date.now();
   const counts = () => Object.assign({}, ...domains.map((d) => d.counts?.() ?? {})) as Record<string, number>;
-  add(await own('app', (c) => createAppDomain(c, { counts, port: opts.port ?? (() => config.port), startedAt })));
+  add(await own('app', (c) => createAppDomain(c, { counts, port: opts.port ?? (() => config.port), startedAt, indexStatus: () => vault.indexStatus() })));
 
   const tools = domains.flatMap((d) => d.tools ?? []);
   const resourceTemplates = domains.flatMap((d) => d.resourceTemplates ?? []);
@@ -103,6 +107,7 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
     mcp: createMcpSurface({ config, log, tools, resourceTemplates, ctx }, log.child('mcp')),
     routes: domains.flatMap((d) => d.routes ?? []),
     counts,
+    whenIndexed: () => vault.whenIndexed(),
     startedAt,
     async start() {
       for (const d of domains) {

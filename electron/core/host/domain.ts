@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../kernel/tool';
 import type { CoreContext, Domain } from '../kernel/types';
-import { coreRoutes as R, type InfoDto } from '../../../shared/contract';
+import { coreRoutes as R, type InfoDto, type StatusDto } from '../../../shared/contract';
 import { implement } from '../kernel/route';
 import { connectClaudeDesktop, connectSnippet } from './connect';
 
@@ -9,6 +9,8 @@ interface AppDeps {
   counts(): Record<string, number>;
   port(): number;
   startedAt: number;
+  /** The vault's background index, when there is a vault. */
+  indexStatus?(): StatusDto['index'];
 }
 
 /** The app's own surface: health, info, and connecting Claude. */
@@ -21,11 +23,14 @@ export function createAppDomain(ctx: CoreContext, deps: AppDeps): Domain {
     owner_pid: process.pid,
     port: deps.port(),
     counts: deps.counts(),
+    ...(deps.indexStatus ? { index: pick(deps.indexStatus()) } : {}),
   });
+  const pick = (s: StatusDto['index']) => ({ state: s.state, done: s.done, total: s.total });
+  const status = (): StatusDto => ({ index: deps.indexStatus?.() ?? { state: 'ready', done: 0, total: 0 } });
   const mailroomInfo = defineTool({
     name: 'mailroom_info',
     title: 'Mailroom info',
-    description: 'Version, vault path, data dir, item counts and owner pid of this Mailroom.',
+    description: 'Version, vault path, data dir, item counts, owner pid and vault index progress (index: { state, done, total }) of this Mailroom.',
     annotations: { readOnlyHint: true },
     input: z.object({}).strict(),
     output: z.object({
@@ -35,6 +40,7 @@ export function createAppDomain(ctx: CoreContext, deps: AppDeps): Domain {
       owner_pid: z.number().int(),
       port: z.number().int(),
       counts: z.record(z.string(), z.number()),
+      index: z.object({ state: z.enum(['starting', 'indexing', 'ready', 'failed']), done: z.number().int(), total: z.number().int() }).optional(),
     }),
     handler: () => info(),
   });
@@ -49,6 +55,7 @@ export function createAppDomain(ctx: CoreContext, deps: AppDeps): Domain {
         uptime_s: Math.round((Date.now() - deps.startedAt) / 1000),
       })),
       implement(R.info, () => info()),
+      implement(R.status, () => status()),
       implement(R.badges, () => ctx.platform.badges()),
       implement(R.connect, () => connectSnippet(config)),
       implement(R.connectClaudeDesktop, () => {

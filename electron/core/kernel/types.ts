@@ -44,6 +44,7 @@ export interface ToolDef {
 export interface ResourceEntry {
   uri: string;
   name: string;
+  title?: string;
   description?: string;
   mimeType?: string;
 }
@@ -56,8 +57,15 @@ export interface ResourceTemplateDef {
   mimeType?: string;
   /** Concrete resources to show in resources/list (may be empty). */
   list?(): Promise<ResourceEntry[]>;
+  /**
+   * For large collections instead of `list`: one page of resources from `cursor` (undefined = the
+   * start) and the cursor of the next page, if any. resources/list pages through it.
+   */
+  listPage?(cursor: string | undefined): Promise<{ resources: ResourceEntry[]; nextCursor?: string }>;
   /** Returns the resource body as JSON, or undefined when the URI is not this template's. */
-  read(uri: URL): Promise<JsonObject | undefined>;
+  read?(uri: URL): Promise<JsonObject | undefined>;
+  /** Instead of `read`, for non-JSON bodies (e.g. markdown notes): the text, in this template's mimeType. */
+  readText?(uri: URL): Promise<string | undefined>;
 }
 
 export interface ApiRequest {

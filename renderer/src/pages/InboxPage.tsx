@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { ApiError, call, routes } from '../api';
 import { EmptyState } from '../components/EmptyState';
+import { ViewNoteButton } from '../components/NoteView';
+import { useCommand } from '../commands';
 import { useToasts } from '../components/Toasts';
 import { InboxItemExtras } from './inbox/extras';
 import { captureDrop } from './inbox/capture';
@@ -125,6 +127,7 @@ export function InboxPage() {
       return next;
     });
   }, [items, threshold]);
+  useCommand('inbox.acceptAbove', acceptAbove, items.length > 0);
 
   const startEdit = useCallback(
     (item: InboxItem, mode: 'move' | 'merge') => {
@@ -370,6 +373,7 @@ export function InboxPage() {
                 <div className="inbox-decision">
                   {d ? <span className="badge inbox-decided">✓ {describe(d)}</span> : <span className="muted">not selected</span>}
                   <span className="inbox-buttons">
+                    <ViewNoteButton path={item.path} />
                     <button className="btn btn-small" onClick={() => decide(item.path, accepted(item))} disabled={item.suggested_action === 'keep' && !item.destination}>
                       Accept
                     </button>

@@ -11,6 +11,13 @@ describe('phrase detector', () => {
     'can you remember that my sister is allergic to peanuts?',
     'Keep in mind that I am vegetarian',
     'save this for later: the api key rotates monthly',
+    "hang on to this: I'm allergic to penicillin",
+    'put it on file that we paid the deposit',
+    "don't let me forget that the visa renewal costs 160 euros",
+    'file this away - the router login is on the sticker',
+    'commit this to memory: we never deploy on Fridays',
+    'can you keep track of the fact that Leo is lactose intolerant?',
+    "I'd like to save this: my locker is 42",
   ])('hears an explicit save request in %j', (text) => {
     const p = detectPhrases(text);
     expect(p.saveRequest).toBe(true);
@@ -23,6 +30,14 @@ describe('phrase detector', () => {
     'note that this returns null — why?',
     "don't forget to include tests in your answer",
     'no need to remember this, just curious',
+    "I don't remember where I put the config",
+    'remember when we went to Crete, that was lovely',
+    "thanks, I'll remember that",
+    "don't remember this, just tell me how many grams are in an ounce",
+    'note the error below, what does it mean?',
+    "don't forget error handling this time",
+    'Remember me on this computer does not work',
+    'hmm I should write this down somewhere',
   ])('vetoes %j as a save request even when the model leans to yes', (text) => {
     const p = detectPhrases(text);
     expect(p.saveRequest).toBe(false);

@@ -444,6 +444,11 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
           }
           if (p.paths.some((x) => x.startsWith(INBOX_FOLDER + '/') || x === RULES_PATH)) scheduleRefresh();
         }),
+        // The vault's background index finished: analyses made against a partial index are redone.
+        ctx.events.on('vault:indexed', () => {
+          db.prepare("UPDATE inbox_analyses SET hash = 'stale'").run();
+          scheduleRefresh();
+        }),
       );
       await refreshAnalyses().catch((e: unknown) => log.warn('initial inbox analysis failed', { error: String(e) }));
     },

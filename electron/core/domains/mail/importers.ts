@@ -100,6 +100,63 @@ export function* splitMbox(buf: Buffer, label = 'mbox'): Generator<RawItem> {
   }
 }
 
+/**
+ * splitMbox over a file read in chunks: never the whole file in memory (a 266 MB mailbox stays a
+ * few MB of buffer plus the messages in flight). Same rules and pieces as splitMbox.
+ */
+export function* splitMboxFile(file: string, label = path.basename(file), chunkBytes = 4 * 1024 * 1024): Generator<RawItem> {
+  const fd = fs.openSync(file, 'r');
+  try {
+    let buf: Buffer = Buffer.alloc(0);
+    let eof = false;
+    const more = (): boolean => {
+      if (eof) return false;
+      const chunk = Buffer.allocUnsafe(chunkBytes);
+      const n = fs.readSync(fd, chunk, 0, chunkBytes, null);
+      if (n === 0) {
+        eof = true;
+        return false;
+      }
+      buf = buf.length ? Buffer.concat([buf, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+      return true;
+    };
+    more();
+    if (buf.length === 0) return;
+    if (buf.subarray(0, 5).toString('latin1') !== 'From ') {
+      throw invalidArgument(`${label} is not an mbox file (it does not start with a "From " line). Import .eml files or a Maildir folder instead.`);
+    }
+    let n = 0;
+    let from = 1;
+    for (;;) {
+      // The next separator after the current message's own "From " line, with its whole line in the buffer.
+      let next = buf.indexOf(FROM_LINE, from);
+      while (next !== -1 && (buf.indexOf(0x0a, next + 1) !== -1 || eof) && !isSeparator(buf, next)) next = buf.indexOf(FROM_LINE, next + 1);
+      if (!eof && (next === -1 || buf.indexOf(0x0a, next + 1) === -1)) {
+        // Need more bytes: no separator yet, or a candidate whose line is not complete yet.
+        from = next !== -1 ? next : Math.max(1, buf.length - FROM_LINE.length);
+        more();
+        continue;
+      }
+      const end = next === -1 ? buf.length : next + 1;
+      const chunk = buf.subarray(0, end);
+      const nl = chunk.indexOf(0x0a);
+      if (nl !== -1) {
+        const body = Buffer.from(unquoteFrom(chunk.subarray(nl + 1)));
+        if (body.length > 0 && body.toString('latin1').trim().length > 0) {
+          const source = `${label}#${++n}`;
+          const why = whyNotMail(body, source);
+          yield why ? { raw: body, source, invalid: why.message } : { raw: body, source };
+        }
+      }
+      if (next === -1) return;
+      buf = buf.subarray(end);
+      from = 1;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 // A "From " line after a blank line starts a message; one directly after text only when it looks
 // like an mbox postmark ("From addr Wed Jan  1 00:00:00 2025"), so unquoted body lines stay body.
 function isSeparator(buf: Buffer, at: number): boolean {
@@ -127,6 +184,16 @@ function trimTrailingNewline(b: Buffer): Buffer {
 
 const looksLikeMbox = (head: Buffer) => head.subarray(0, 5).toString('latin1') === 'From ';
 
+function fileStartsWithFrom(file: string): boolean {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(5);
+    return fs.readSync(fd, head, 0, 5, 0) === 5 && looksLikeMbox(head);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 function isMaildir(dir: string): boolean {
   return fs.existsSync(path.join(dir, 'cur')) || fs.existsSync(path.join(dir, 'new'));
 }
@@ -141,7 +208,9 @@ export function* readSource(p: string): Generator<RawItem> {
   }
   if (st.isFile()) {
     // A single file is what the user named: one that is not mail is an error, as for an upload.
-    yield* readUpload(fs.readFileSync(p), path.basename(p));
+    // An mbox streams (never whole in memory); a single message is read whole.
+    if (fileStartsWithFrom(p)) yield* splitMboxFile(p);
+    else yield* readUpload(fs.readFileSync(p), path.basename(p));
     return;
   }
   if (isMaildir(p)) {
@@ -188,4 +257,10 @@ export function* readUpload(buf: Buffer, filename: string): Generator<RawItem> {
   }
   assertMail(buf, filename);
   yield { raw: buf, source: filename };
+}
+
+/** readUpload over a file on disk (an upload spooled to a temp file): an mbox streams. */
+export function* readUploadFile(file: string, filename: string): Generator<RawItem> {
+  if (fileStartsWithFrom(file)) yield* splitMboxFile(file, filename);
+  else yield* readUpload(fs.readFileSync(file), filename);
 }

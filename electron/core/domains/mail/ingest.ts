@@ -24,51 +24,71 @@ export interface IngestOptions {
 const tick = () => new Promise<void>((r) => setImmediate(r));
 
 /**
- * Parses raw messages (mailparser), sorts them by date so subject-threading sees parents before
- * replies, and stores them in batched transactions. Idempotent: re-importing adds nothing. A
- * message that cannot be parsed is reported and skipped; it never stops the rest.
+ * Streams raw messages through mailparser and into the store, one window at a time (never the
+ * whole mailbox in memory): each window is parsed with some concurrency, ordered by date (so
+ * subject-threading sees parents before replies) and stored in one transaction. Replies that
+ * came in an earlier window than their parent are joined afterwards by a pass over the threads'
+ * links in SQL (header links already thread in either order through mail_refs). Idempotent:
+ * re-importing adds nothing. A message that cannot be parsed is reported and skipped.
  */
 export async function ingest(store: MailStore, inbox: InboxRow, items: Iterable<RawItem>, opts: IngestOptions): Promise<ImportReport> {
-  const all = [...items];
-  const list = all.filter((it) => !it.invalid);
-  const report: ImportReport = { inbox_id: inbox.id, total: all.length, imported: 0, duplicates: 0, failed: all.filter((it) => it.invalid).map((it) => ({ source: it.source, error: it.invalid! })), thread_ids: [], message_ids: [] };
-  const parsed: Array<{ m: ParsedMessage; source: string; order: number }> = [];
-  const batch = opts.batch ?? 200;
-  const CONCURRENCY = 8;
-  for (let i = 0; i < list.length; i += CONCURRENCY) {
-    const slice = list.slice(i, i + CONCURRENCY);
-    const results = await Promise.allSettled(slice.map((it) => parseRaw(it.raw, { now: opts.now, seen: it.seen })));
-    results.forEach((r, j) => {
-      const it = slice[j];
-      if (r.status === 'fulfilled') parsed.push({ m: r.value, source: it.source, order: i + j });
-      else report.failed.push({ source: it.source, error: String((r.reason as Error)?.message ?? r.reason) });
-    });
-    if ((i / CONCURRENCY) % 25 === 0) opts.onProgress?.({ phase: 'parse', done: Math.min(list.length, i + CONCURRENCY), total: list.length });
-  }
-  opts.onProgress?.({ phase: 'parse', done: list.length, total: list.length });
-  parsed.sort((a, b) => a.m.createdAt.localeCompare(b.m.createdAt) || a.order - b.order);
-  const threads = new Set<string>();
-  for (let i = 0; i < parsed.length; i += batch) {
-    const chunk = parsed.slice(i, i + batch);
+  const report: ImportReport = { inbox_id: inbox.id, total: 0, imported: 0, duplicates: 0, failed: [], thread_ids: [], message_ids: [] };
+  const window = opts.batch ?? 500;
+  const CONCURRENCY = 16;
+  const touched = new Set<string>();
+  const iter = items[Symbol.iterator]();
+  let done = 0;
+  for (let exhausted = false; !exhausted; ) {
+    const slice: RawItem[] = [];
+    while (slice.length < window) {
+      const r = iter.next();
+      if (r.done) {
+        exhausted = true;
+        break;
+      }
+      report.total++;
+      if (r.value.invalid) report.failed.push({ source: r.value.source, error: r.value.invalid });
+      else slice.push(r.value);
+    }
+    if (!slice.length) continue;
+    const parsed: Array<{ m: ParsedMessage; source: string; order: number }> = [];
+    for (let i = 0; i < slice.length; i += CONCURRENCY) {
+      const part = slice.slice(i, i + CONCURRENCY);
+      const results = await Promise.allSettled(part.map((it) => parseRaw(it.raw, { now: opts.now, seen: it.seen })));
+      results.forEach((r, j) => {
+        const it = part[j];
+        if (r.status === 'fulfilled') parsed.push({ m: r.value, source: it.source, order: i + j });
+        else report.failed.push({ source: it.source, error: String((r.reason as Error)?.message ?? r.reason) });
+      });
+    }
+    opts.onProgress?.({ phase: 'parse', done: done + slice.length, total: report.total });
+    parsed.sort((a, b) => a.m.createdAt.localeCompare(b.m.createdAt) || a.order - b.order);
     store.db.transaction(() => {
-      for (const { m, source } of chunk) {
+      for (const { m, source } of parsed) {
         try {
           const r = store.insert(inbox, m, source);
           report.message_ids.push(r.id);
-          if (r.created) report.imported++;
-          else report.duplicates++;
+          if (r.created) {
+            report.imported++;
+            touched.add(r.thread_id);
+          } else report.duplicates++;
         } catch (e) {
           report.failed.push({ source, error: (e as Error).message });
         }
       }
     })();
-    opts.onProgress?.({ phase: 'store', done: Math.min(parsed.length, i + batch), total: parsed.length });
+    done += slice.length;
+    opts.onProgress?.({ phase: 'store', done, total: report.total });
     await tick();
   }
+  // Replies stored before their parent arrived in a later window: join them by subject now.
+  if (touched.size) store.db.transaction(() => store.rethreadBySubject(inbox, touched))();
   // Threads may have merged during the import; report the ones that still exist.
-  for (const id of report.message_ids) {
-    const m = store.findMessage(id);
-    if (m) threads.add(m.thread_id);
+  const threads = new Set<string>();
+  for (let i = 0; i < report.message_ids.length; i += 500) {
+    const ids = report.message_ids.slice(i, i + 500);
+    const rows = store.db.prepare(`SELECT DISTINCT thread_id FROM mail_messages WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids) as Array<{ thread_id: string }>;
+    for (const r of rows) threads.add(r.thread_id);
   }
   report.thread_ids = [...threads];
   if (report.failed.length) opts.log?.warn('some messages could not be imported', { inbox: inbox.id, failed: report.failed.length });

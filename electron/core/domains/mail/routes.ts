@@ -110,6 +110,12 @@ export function mailRoutes(mail: MailService): RouteDef[] {
       },
     },
     { method: 'POST', path: '/api/mail/messages/:id/triage', handler: async (req) => mail.triageMessage({ message_id: req.params.id, taxonomy_id: (req.body as { taxonomy_id?: string } | undefined)?.taxonomy_id ?? 'default' }) },
+    {
+      // The Mail page's relabel (intent / urgency change): stored as a labelled example for later triage.
+      method: 'POST',
+      path: '/api/mail/messages/:id/relabel',
+      handler: (req) => mail.relabel({ message_id: req.params.id, ...parseWith(z.object({ intent: z.string().min(1).optional(), urgency: z.enum(['low', 'medium', 'high']).optional(), taxonomy_id: z.string().min(1).optional() }), req.body, 'relabel') }),
+    },
     { method: 'POST', path: '/api/mail/messages/:id/extract', handler: async (req) => mail.extract({ message_id: req.params.id, schema_id: String((req.body as { schema_id?: string } | undefined)?.schema_id ?? '') }) },
     { method: 'GET', path: '/api/mail/messages/:id/raw', handler: (req) => new RawResponse(200, s.messageRaw(req.params.id), { 'content-type': 'message/rfc822', 'content-disposition': `attachment; filename="${req.params.id}.eml"` }) },
     { method: 'POST', path: '/api/mail/messages/:id/save-to-inbox', handler: async (req) => ({ result: (await mail.saveToInbox({ message_id: req.params.id })) ?? null }) },
@@ -167,6 +173,14 @@ export function mailRoutes(mail: MailService): RouteDef[] {
       method: 'GET',
       path: '/api/mail/config',
       handler: () => ({ taxonomies: mail.files.taxonomyIds(), schemas: mail.files.schemaIds(), policies: mail.files.policyIds() }),
+    },
+    {
+      method: 'GET',
+      path: '/api/mail/taxonomies/:id',
+      handler: (req) => {
+        const t = mail.files.taxonomy(req.params.id);
+        return { id: t.id, name: t.name, intents: t.intents.map((i) => ({ id: i.id, description: i.description })), precedence: t.precedence };
+      },
     },
     { method: 'POST', path: '/api/mail/config/install-defaults', handler: () => ({ written: mail.files.installDefaults() }) },
     {

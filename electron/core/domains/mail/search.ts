@@ -27,25 +27,66 @@ export function ftsTerms(query: string): string[] {
     .map((t) => `"${t.replace(/"/g, '""')}"`);
 }
 
+/** Above this many matching messages a term counts as common and the query is planned. */
+export const COMMON_MAIL_TERM = 2000;
+
 /**
  * BM25 over subject (weighted ×3), participants (×2) and text. All terms must match; if that finds
  * nothing, any term may (ranked by BM25), so long natural-language queries still answer.
+ * Planned for frequent words: each term's message count is probed with an early-terminating rowid
+ * scan; when every term is common (BM25's IDF is near zero) the newest matches win, subject
+ * matches first, read with early termination; OR drops common terms when rarer ones exist.
+ * Snippets are computed for the returned page only.
  */
 export function searchMessages(db: Database.Database, q: SearchQuery): SearchHit[] {
   const terms = ftsTerms(q.query);
   if (terms.length === 0) return [];
-  const run = (match: string) =>
+  const args = { inbox: q.inboxId, start: normalizeTs(q.start), end: normalizeTs(q.end), k: q.topK };
+  const cache = new Map<string, boolean>();
+  const common = (t: string) => {
+    let c = cache.get(t);
+    if (c === undefined) {
+      c = !!db.prepare('SELECT rowid FROM mail_fts WHERE mail_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?').get(t, COMMON_MAIL_TERM);
+      cache.set(t, c);
+    }
+    return c;
+  };
+  const FILTER = `m.inbox_id = @inbox AND (@start IS NULL OR m.created_at >= @start) AND (@end IS NULL OR m.created_at <= @end)`;
+  const ranked = (match: string) =>
     db
       .prepare(
-        `SELECT m.id AS message_id, m.thread_id, -bm25(mail_fts, 3.0, 2.0, 1.0) AS score,
-                snippet(mail_fts, -1, '[', ']', ' … ', 16) AS snippet, m.subject, m.created_at
+        `SELECT m.rowid, -bm25(mail_fts, 3.0, 2.0, 1.0) AS score
            FROM mail_fts JOIN mail_messages m ON m.rowid = mail_fts.rowid
-          WHERE mail_fts MATCH @match AND m.inbox_id = @inbox
-            AND (@start IS NULL OR m.created_at >= @start) AND (@end IS NULL OR m.created_at <= @end)
+          WHERE mail_fts MATCH @match AND ${FILTER}
           ORDER BY bm25(mail_fts, 3.0, 2.0, 1.0) LIMIT @k`,
       )
-      .all({ match, inbox: q.inboxId, start: normalizeTs(q.start), end: normalizeTs(q.end), k: q.topK }) as SearchHit[];
-  let hits = run(terms.join(' AND '));
-  if (hits.length === 0 && terms.length > 1) hits = run(terms.join(' OR '));
-  return hits.map((h) => ({ ...h, snippet: h.snippet || h.subject }));
+      .all({ ...args, match }) as Array<{ rowid: number; score: number }>;
+  const newest = (match: string, k: number) =>
+    db
+      .prepare(`SELECT m.rowid FROM mail_fts JOIN mail_messages m ON m.rowid = mail_fts.rowid WHERE mail_fts MATCH @match AND ${FILTER} ORDER BY mail_fts.rowid DESC LIMIT @k`)
+      .all({ ...args, match, k }) as Array<{ rowid: number }>;
+  const run = (op: 'AND' | 'OR'): Array<{ rowid: number; score: number }> => {
+    const rare = terms.filter((t) => !common(t));
+    if (rare.length) return ranked(op === 'AND' ? terms.join(' AND ') : rare.join(' OR '));
+    const match = terms.join(op === 'AND' ? ' AND ' : ' OR ');
+    const strong = newest(`{subject} : (${match})`, q.topK);
+    const seen = new Set(strong.map((r) => r.rowid));
+    const rest = strong.length < q.topK ? newest(match, q.topK + strong.length).filter((r) => !seen.has(r.rowid)) : [];
+    return [...strong.map((r, i) => ({ rowid: r.rowid, score: 2 - i / 1000 })), ...rest.map((r, i) => ({ rowid: r.rowid, score: 1 - i / 1000 }))].slice(0, q.topK);
+  };
+  let rows = run('AND');
+  let match = terms.join(' AND ');
+  if (rows.length === 0 && terms.length > 1) {
+    rows = run('OR');
+    match = terms.join(' OR ');
+  }
+  // Snippets and columns for the page only.
+  const page = db.prepare(
+    `SELECT m.id AS message_id, m.thread_id, m.subject, m.created_at, snippet(mail_fts, -1, '[', ']', ' … ', 16) AS snippet
+       FROM mail_fts JOIN mail_messages m ON m.rowid = mail_fts.rowid WHERE mail_fts MATCH ? AND mail_fts.rowid = ?`,
+  );
+  return rows.flatMap((r) => {
+    const h = page.get(match, r.rowid) as Omit<SearchHit, 'score'> | undefined;
+    return h ? [{ ...h, score: r.score, snippet: h.snippet || h.subject }] : [];
+  });
 }

@@ -9,15 +9,19 @@ import { MailConfigFiles } from './config';
 import type { InboxSaveDep, RouterDep } from './deps';
 import { generateDraft, needsApproval, policyRiskFlags, replyRecipients, replyTarget } from './draft';
 import { extractToSchema, type ExtractResult } from './extract';
+import { messageFacts } from './facts';
 import { ImapSync, type ImapState } from './imap';
-import { readSource, readUpload, type RawItem } from './importers';
+import { readSource, readUpload, readUploadFile, type RawItem } from './importers';
 import { ingest, type ImportReport } from './ingest';
 import { Outbox, type OutboxRow } from './outbox';
 import { ContractValidator } from './schemas';
 import { searchMessages } from './search';
 import { MailStore, type ImapSettings, type InboxRow, type MessageRow, type SmtpSettings, type ThreadRow, type ThreadStatus } from './store';
 import { summarizeThread } from './summary';
-import { triage, type TriageResult } from './triage';
+import { triage, type LabelledExample, type TriageResult, type Urgency } from './triage';
+import { ConceptTable } from './semantic';
+import { latestText } from './text';
+import { llmExtract, llmTriage, structuredLlm, type StructuredLlm } from './llm';
 import type { Participant } from './parse';
 
 export interface MailDeps {
@@ -201,14 +205,19 @@ export class MailService {
     return report;
   }
 
-  importPath(inboxId: string, p: string, onProgress?: (p: { phase: string; done: number; total: number }) => void): Promise<ImportReport> {
-    this.store.inbox(inboxId);
-    return this.importItems(inboxId, readSource(p), onProgress);
+  importPath(inboxId: string, p: string, onProgress?: (p: { phase: 'parse' | 'store'; done: number; total: number }) => void): Promise<ImportReport> {
+    const ib = this.store.inbox(inboxId);
+    // Streams (an mbox is split as it is read); the UI hears the progress like an upload's.
+    const progress = onProgress ?? ((x: { phase: 'parse' | 'store'; done: number; total: number }) => this.ctx.hub.broadcast('MailImportProgress', { import_id: null, inbox_id: ib.id, ...x }));
+    return this.importItems(ib.id, readSource(p), progress);
   }
 
   importUpload(inboxId: string, buf: Buffer, filename: string, importId?: string): Promise<ImportReport> {
     this.store.inbox(inboxId);
-    const items = [...readUpload(buf, filename)];
+    return this.importUploadItems(inboxId, [...readUpload(buf, filename)], importId);
+  }
+
+  private importUploadItems(inboxId: string, items: Iterable<RawItem>, importId?: string): Promise<ImportReport> {
     const progress = (p: { phase: 'parse' | 'store' | 'done'; done: number; total: number }) => this.ctx.hub.broadcast('MailImportProgress', { import_id: importId ?? null, inbox_id: inboxId, ...p });
     return this.importItems(inboxId, items, progress).then((report) => {
       // The last event of an import: the page ends its bar on this or on the HTTP reply, whichever is first.
@@ -238,7 +247,14 @@ export class MailService {
         }
       };
       await pipeline(limited, out);
-      return await this.importUpload(ib.id, fs.readFileSync(file), filename, importId);
+      // Validated up front (a non-mail file is an error before anything is stored), then streamed.
+      const items = readUploadFile(file, filename);
+      const first = items.next();
+      const all = (function* () {
+        if (!first.done) yield first.value;
+        yield* items;
+      })();
+      return await this.importUploadItems(ib.id, all, importId);
     } finally {
       fs.rmSync(file, { force: true });
     }
@@ -295,10 +311,40 @@ export class MailService {
     return { results: hits.map((h) => ({ message_id: h.message_id, thread_id: h.thread_id, score: Math.round(h.score * 1e4) / 1e4, snippet: h.snippet })) };
   }
 
-  async triageMessage(a: { message_id: string; taxonomy_id: string }): Promise<TriageResult> {
+  private conceptTable: ConceptTable | null | undefined;
+
+  /** The WordNet concept table for semantic similarity (loaded once; absent → lexical only). */
+  concepts(): ConceptTable | undefined {
+    if (this.conceptTable === undefined) this.conceptTable = ConceptTable.load(this.ctx.config.appRoot) ?? null;
+    return this.conceptTable ?? undefined;
+  }
+
+  /** A person's relabels (Mail page) for this taxonomy, as labelled examples for the next triage. */
+  relabelExamples(inboxId: string, taxonomyId: string, exceptId?: string): LabelledExample[] {
+    const rows = this.store.db
+      .prepare("SELECT id, subject, text, triage FROM mail_messages WHERE inbox_id = ? AND triage IS NOT NULL AND json_extract(triage, '$.relabelled') = 1 ORDER BY rowid DESC LIMIT 500")
+      .all(inboxId) as Array<{ id: string; subject: string; text: string; triage: string }>;
+    return rows.flatMap((r) => {
+      if (r.id === exceptId) return [];
+      const t = JSON.parse(r.triage) as { taxonomy_id?: string; intent?: string; urgency?: Urgency };
+      if (t.taxonomy_id && t.taxonomy_id !== taxonomyId) return [];
+      return [{ text: `${r.subject}\n${latestText(r.text)}`, intent: t.intent, urgency: t.urgency }];
+    });
+  }
+
+  private async llmFor(sample?: (r: SampleRequest) => Promise<string>, signal?: AbortSignal): Promise<StructuredLlm | undefined> {
+    return structuredLlm({ sample, llm: this.ctx.config.file.llm, signal });
+  }
+
+  async triageMessage(a: { message_id: string; taxonomy_id: string }, sample?: (r: SampleRequest) => Promise<string>, signal?: AbortSignal): Promise<TriageResult> {
     const m = this.store.message(a.message_id);
     const tax = this.files.taxonomy(a.taxonomy_id);
-    const r = await triage(m, tax, this.deps.nlp);
+    const facts = await messageFacts(m, this.store.messageRaw(m.id));
+    const thread = this.store.threadMessages(m.thread_id);
+    const earlier = thread.filter((x) => x.id !== m.id && x.created_at <= m.created_at);
+    const onDevice = () => triage(m, tax, this.deps.nlp, { facts, concepts: this.concepts(), earlier, examples: this.relabelExamples(m.inbox_id, tax.id, m.id) });
+    const llm = await this.llmFor(sample, signal);
+    const r = llm ? ((await llmTriage(llm, m, tax, earlier).catch(() => undefined)) ?? (await onDevice())) : await onDevice();
     const record = { ...r, taxonomy_id: tax.id, at: this.iso() };
     this.store.setMessageTriage(m.id, record);
     const t = this.store.thread(m.thread_id);
@@ -308,10 +354,48 @@ export class MailService {
     return r;
   }
 
-  async extract(a: { message_id: string; schema_id: string }): Promise<ExtractResult> {
+  /**
+   * A person corrects triage on the Mail page: the correction is stored on the message (marked
+   * `relabelled`) and becomes a labelled example that later triage of similar mail follows.
+   */
+  relabel(a: { message_id: string; intent?: string; urgency?: Urgency; taxonomy_id?: string }): Record<string, unknown> {
+    const m = this.store.message(a.message_id);
+    if (!a.intent && !a.urgency) throw invalidArgument('Pass intent and/or urgency to relabel a message.');
+    if (a.urgency && !['low', 'medium', 'high'].includes(a.urgency)) throw invalidArgument('urgency must be low, medium or high.');
+    const prev = (m.triage ?? {}) as Record<string, unknown>;
+    const taxonomyId = a.taxonomy_id ?? (typeof prev.taxonomy_id === 'string' ? prev.taxonomy_id : 'default');
+    const tax = this.files.taxonomy(taxonomyId);
+    if (a.intent && !tax.intents.some((i) => i.id === a.intent)) {
+      throw invalidArgument(`Intent '${a.intent}' is not in taxonomy '${tax.id}'; use one of: ${tax.intents.map((i) => i.id).join(', ')}.`, { intents: tax.intents.map((i) => i.id) });
+    }
+    const intent = a.intent ?? (prev.intent as string | undefined);
+    const route = tax.intents.find((i) => i.id === intent)?.route;
+    const record: Record<string, unknown> = { ...prev, ...(a.intent ? { intent: a.intent } : {}), ...(a.urgency ? { urgency: a.urgency } : {}), taxonomy_id: tax.id, relabelled: 1, confidence: 1, at: this.iso() };
+    if (route) record.suggested_route = route;
+    else delete record.suggested_route;
+    this.store.setMessageTriage(m.id, record);
+    const t = this.store.thread(m.thread_id);
+    this.store.setThreadTriage(t.id, { ...record, message_id: m.id });
+    if (a.intent) {
+      const oldIntent = typeof prev.intent === 'string' ? prev.intent : undefined;
+      const labels = t.labels.filter((l) => l !== oldIntent);
+      if (!labels.includes(a.intent)) labels.push(a.intent);
+      this.store.setThreadLabels(t.id, labels);
+    }
+    this.changed(m.inbox_id, 'triage', { thread_id: t.id });
+    return record;
+  }
+
+  async extract(a: { message_id: string; schema_id: string }, sample?: (r: SampleRequest) => Promise<string>, signal?: AbortSignal): Promise<ExtractResult> {
     const m = this.store.message(a.message_id);
     const { schema } = this.files.schema(a.schema_id);
-    return extractToSchema(m, schema, this.deps.nlp);
+    const facts = await messageFacts(m, this.store.messageRaw(m.id));
+    const llm = await this.llmFor(sample, signal);
+    if (llm) {
+      const r = await llmExtract(llm, m, schema, facts).catch(() => undefined);
+      if (r) return r;
+    }
+    return extractToSchema(m, schema, this.deps.nlp, facts);
   }
 
   // ---------- drafts ----------
@@ -364,6 +448,18 @@ export class MailService {
     const policy = this.files.policy(a.policy_id);
     if (!a.goal.trim()) throw invalidArgument('goal must say what the reply should achieve (e.g. "confirm the meeting on Tuesday").');
     const messages = this.store.threadMessages(t.id);
+    const target = replyTarget(messages);
+    if (policy.refuseAutomated && target && target.direction === 'inbound') {
+      const facts = await messageFacts(target, this.store.messageRaw(target.id));
+      if (facts.senderKind === 'automated') {
+        throw new MailroomError(
+          'automated_sender',
+          `Policy '${policy.id}' says never to reply to automated senders, and ${target.from?.email ?? 'this sender'} is automated (${facts.automatedBy ?? 'automated'}). No draft was made.`,
+          { thread_id: t.id, message_id: target.id, sender: target.from?.email ?? null, reason: facts.automatedBy ?? null },
+          409,
+        );
+      }
+    }
     const out = await generateDraft({ thread: t, messages, inbox: ib, policy, goal: a.goal, sample, llm: this.ctx.config.file.llm, signal });
     const flags = policyRiskFlags(out.body, policy, { inboxAddress: ib.address, recipients: out.recipients });
     const id = 'd_' + crypto.randomBytes(10).toString('hex');

@@ -133,6 +133,16 @@ export class MailStore {
   ) {}
 
   private iso = () => new Date(this.now()).toISOString();
+  private readonly stmts = new Map<string, Database.Statement>();
+  /** A prepared statement, cached by its SQL (imports run the same few statements 100,000 times). */
+  private st(sql: string): Database.Statement {
+    let s = this.stmts.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.stmts.set(sql, s);
+    }
+    return s;
+  }
 
   // ---------- inboxes ----------
 
@@ -222,7 +232,7 @@ export class MailStore {
   }
 
   findThread(id: string): ThreadRow | undefined {
-    const r = this.db.prepare('SELECT * FROM mail_threads WHERE id = ?').get(id) as RawThread | undefined;
+    const r = this.st('SELECT * FROM mail_threads WHERE id = ?').get(id) as RawThread | undefined;
     return r ? this.threadFrom(r) : undefined;
   }
 
@@ -373,15 +383,14 @@ export class MailStore {
    */
   insert(inbox: InboxRow, m: ParsedMessage, source: string | null, direction?: 'inbound' | 'outbound'): InsertResult {
     const id = messageIdFor(inbox.id, m.dedupKey);
-    const existing = this.db.prepare('SELECT id, thread_id FROM mail_messages WHERE inbox_id = ? AND dedup_key = ?').get(inbox.id, m.dedupKey) as
+    const existing = this.st('SELECT id, thread_id FROM mail_messages WHERE inbox_id = ? AND dedup_key = ?').get(inbox.id, m.dedupKey) as
       | { id: string; thread_id: string }
       | undefined;
     if (existing) return { id: existing.id, thread_id: existing.thread_id, created: false };
 
     const dir = direction ?? (m.from && m.from.email.toLowerCase() === inbox.address.toLowerCase() ? 'outbound' : 'inbound');
     const threadId = this.resolveThread(inbox.id, m, inbox.address);
-    const r = this.db
-      .prepare(
+    const r = this.st(
         `INSERT INTO mail_messages (id, inbox_id, thread_id, dedup_key, internet_message_id, in_reply_to, refs, direction, from_addr, to_addrs, cc_addrs, reply_to,
            subject, text, html, remote_content, attachments, raw, created_at, imported_at, seen, source)
          VALUES (@id, @inbox, @thread, @dedup, @mid, @irt, @refs, @dir, @from, @to, @cc, @rt, @subject, @text, @html, @remote, @att, @raw, @created, @imported, @seen, @source)`,
@@ -412,10 +421,10 @@ export class MailStore {
       });
     const rowid = Number(r.lastInsertRowid);
     const linkRefs = new Set([...(m.inReplyTo ? [m.inReplyTo] : []), ...m.references]);
-    const addRef = this.db.prepare('INSERT OR IGNORE INTO mail_refs (inbox_id, ref, message_id) VALUES (?, ?, ?)');
+    const addRef = this.st('INSERT OR IGNORE INTO mail_refs (inbox_id, ref, message_id) VALUES (?, ?, ?)');
     for (const ref of linkRefs) addRef.run(inbox.id, ref, id);
     const people = [m.from, ...m.to, ...m.cc].filter((p): p is Participant => !!p).map((p) => (p.name ? `${p.name} ${p.email}` : p.email));
-    this.db.prepare('INSERT INTO mail_fts (rowid, subject, participants, body) VALUES (?, ?, ?, ?)').run(rowid, m.subject, people.join(' '), m.text.slice(0, 200_000));
+    this.st('INSERT INTO mail_fts (rowid, subject, participants, body) VALUES (?, ?, ?, ?)').run(rowid, m.subject, people.join(' '), m.text.slice(0, 200_000));
     this.refreshThread(threadId);
     return { id, thread_id: threadId, created: true };
   }
@@ -430,29 +439,26 @@ export class MailStore {
     const linked = new Set<string>();
     const refs = [...new Set([...(m.inReplyTo ? [m.inReplyTo] : []), ...m.references])];
     if (refs.length > 0) {
-      const rows = this.db
-        .prepare(`SELECT DISTINCT thread_id FROM mail_messages WHERE inbox_id = ? AND internet_message_id IN (${refs.map(() => '?').join(',')})`)
+      const rows = this.st(`SELECT DISTINCT thread_id FROM mail_messages WHERE inbox_id = ? AND internet_message_id IN (${refs.map(() => '?').join(',')})`)
         .all(inboxId, ...refs) as Array<{ thread_id: string }>;
       rows.forEach((r) => linked.add(r.thread_id));
     }
     // Messages that name me as a parent, or that share a (possibly missing) ancestor with me.
     const mine = [...(m.internetMessageId ? [m.internetMessageId] : []), ...refs];
     if (mine.length > 0) {
-      const rows = this.db
-        .prepare(`SELECT DISTINCT mm.thread_id FROM mail_refs r JOIN mail_messages mm ON mm.id = r.message_id WHERE r.inbox_id = ? AND r.ref IN (${mine.map(() => '?').join(',')})`)
+      const rows = this.st(`SELECT DISTINCT mm.thread_id FROM mail_refs r JOIN mail_messages mm ON mm.id = r.message_id WHERE r.inbox_id = ? AND r.ref IN (${mine.map(() => '?').join(',')})`)
         .all(inboxId, ...mine) as Array<{ thread_id: string }>;
       rows.forEach((r) => linked.add(r.thread_id));
     }
     if (linked.size > 0) {
-      const ordered = (this.db.prepare(`SELECT id FROM mail_threads WHERE id IN (${[...linked].map(() => '?').join(',')}) ORDER BY seq`).all(...linked) as Array<{ id: string }>).map((r) => r.id);
+      const ordered = (this.st(`SELECT id FROM mail_threads WHERE id IN (${[...linked].map(() => '?').join(',')}) ORDER BY seq`).all(...linked) as Array<{ id: string }>).map((r) => r.id);
       const [target, ...others] = ordered;
       for (const o of others) this.mergeThread(o, target);
       return target;
     }
     if (m.normSubject && (isReplySubject(m.subject) || refs.length > 0)) {
       const t = Date.parse(m.createdAt);
-      const cands = this.db
-        .prepare('SELECT id, participants, first_at, updated_at FROM mail_threads WHERE inbox_id = ? AND norm_subject = ? ORDER BY updated_at DESC')
+      const cands = this.st('SELECT id, participants, first_at, updated_at FROM mail_threads WHERE inbox_id = ? AND norm_subject = ? ORDER BY updated_at DESC')
         .all(inboxId, m.normSubject) as Array<{ id: string; participants: string; first_at: string; updated_at: string }>;
       // The inbox's own address is in every thread, so it never counts as a shared participant.
       const own = ownAddress.toLowerCase();
@@ -464,27 +470,73 @@ export class MailStore {
       }
     }
     const id = newId('t_');
-    this.db
-      .prepare('INSERT INTO mail_threads (id, inbox_id, subject, norm_subject, first_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
+    this.st('INSERT INTO mail_threads (id, inbox_id, subject, norm_subject, first_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(id, inboxId, m.subject, m.normSubject, m.createdAt, m.createdAt);
     return id;
+  }
+
+  /**
+   * The subject rule of resolveThread, applied after the fact: a thread among `threadIds` whose
+   * first message is a reply ("Re: …") joins an earlier thread with the same normalised subject
+   * and a shared participant within SUBJECT_WINDOW_MS. For imports whose replies were stored
+   * before their parent. Returns how many threads merged.
+   */
+  rethreadBySubject(inbox: InboxRow, threadIds: Iterable<string>): number {
+    const own = inbox.address.toLowerCase();
+    const subjects = new Set<string>();
+    for (const id of threadIds) {
+      const r = this.st('SELECT norm_subject FROM mail_threads WHERE id = ?').get(id) as { norm_subject: string | null } | undefined;
+      if (r?.norm_subject) subjects.add(r.norm_subject);
+    }
+    let merged = 0;
+    for (const subject of subjects) {
+      const ts = this.st('SELECT id, first_at, updated_at, participants FROM mail_threads WHERE inbox_id = ? AND norm_subject = ? ORDER BY first_at, seq').all(inbox.id, subject) as Array<{
+        id: string;
+        first_at: string;
+        updated_at: string;
+        participants: string;
+      }>;
+      if (ts.length < 2) continue;
+      const alive = [...ts];
+      for (let i = 1; i < alive.length; i++) {
+        const t = alive[i];
+        const first = this.st('SELECT subject, in_reply_to, refs FROM mail_messages WHERE thread_id = ? ORDER BY created_at, rowid LIMIT 1').get(t.id) as { subject: string; in_reply_to: string | null; refs: string } | undefined;
+        if (!first || !(isReplySubject(first.subject) || first.in_reply_to || first.refs !== '[]')) continue;
+        const at = Date.parse(t.first_at);
+        const people = new Set(json<Participant[]>(t.participants, []).map((p) => p.email.toLowerCase()).filter((e) => e !== own));
+        for (let j = i - 1; j >= 0; j--) {
+          const e = alive[j];
+          const inWindow = at >= Date.parse(e.first_at) - SUBJECT_WINDOW_MS && at <= Date.parse(e.updated_at) + SUBJECT_WINDOW_MS;
+          if (inWindow && json<Participant[]>(e.participants, []).some((p) => people.has(p.email.toLowerCase()))) {
+            this.mergeThread(t.id, e.id);
+            const fresh = this.st('SELECT first_at, updated_at, participants FROM mail_threads WHERE id = ?').get(e.id) as { first_at: string; updated_at: string; participants: string };
+            Object.assign(e, fresh);
+            alive.splice(i, 1);
+            i--;
+            merged++;
+            break;
+          }
+        }
+      }
+    }
+    return merged;
   }
 
   private mergeThread(from: string, into: string): void {
     const a = this.thread(from);
     const b = this.thread(into);
-    this.db.prepare('UPDATE mail_messages SET thread_id = ? WHERE thread_id = ?').run(into, from);
-    this.db.prepare('UPDATE mail_drafts SET thread_id = ? WHERE thread_id = ?').run(into, from);
-    this.db.prepare('UPDATE mail_outbox SET thread_id = ? WHERE thread_id = ?').run(into, from);
+    this.st('UPDATE mail_messages SET thread_id = ? WHERE thread_id = ?').run(into, from);
+    this.st('UPDATE mail_drafts SET thread_id = ? WHERE thread_id = ?').run(into, from);
+    this.st('UPDATE mail_outbox SET thread_id = ? WHERE thread_id = ?').run(into, from);
     const labels = [...new Set([...b.labels, ...a.labels])];
-    this.db.prepare('UPDATE mail_threads SET labels = ? WHERE id = ?').run(JSON.stringify(labels), into);
-    this.db.prepare('DELETE FROM mail_threads WHERE id = ?').run(from);
+    this.st('UPDATE mail_threads SET labels = ? WHERE id = ?').run(JSON.stringify(labels), into);
+    this.st('DELETE FROM mail_threads WHERE id = ?').run(from);
     this.refreshThread(into);
   }
 
   /** Recomputes a thread's subject, participants and time span from its messages. */
   refreshThread(id: string): void {
-    const msgs = this.db.prepare('SELECT subject, from_addr, to_addrs, cc_addrs, created_at FROM mail_messages WHERE thread_id = ? ORDER BY created_at, rowid').all(id) as Array<{
+    const msgs = this.st('SELECT subject, from_addr, to_addrs, cc_addrs, created_at FROM mail_messages WHERE thread_id = ? ORDER BY created_at, rowid').all(id) as Array<{
       subject: string;
       from_addr: string | null;
       to_addrs: string;
@@ -502,8 +554,7 @@ export class MailStore {
     }
     const first = msgs[0];
     const times = msgs.map((m) => m.created_at).sort();
-    this.db
-      .prepare('UPDATE mail_threads SET subject = ?, participants = ?, first_at = ?, updated_at = ? WHERE id = ?')
+    this.st('UPDATE mail_threads SET subject = ?, participants = ?, first_at = ?, updated_at = ? WHERE id = ?')
       .run(first.subject, JSON.stringify([...seen.values()]), times[0], times[times.length - 1], id);
   }
 }

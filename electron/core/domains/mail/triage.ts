@@ -1,6 +1,8 @@
 import type { Nlp } from '../nlp';
 import type { Taxonomy } from './config';
+import type { MessageFacts, SenderKind } from './facts';
 import type { MessageRow } from './store';
+import { cosine, idfOf, vectorize, type ConceptTable, type Vec } from './semantic';
 import { containsPhrase, latestText, tokens } from './text';
 
 export type Urgency = 'low' | 'medium' | 'high';
@@ -14,21 +16,65 @@ export interface TriageResult {
   suggested_route?: string;
 }
 
-const NEG = ['angry', 'disappointed', 'unacceptable', 'frustrated', 'frustrating', 'terrible', 'awful', 'worst', 'complaint', 'annoyed', 'furious', 'ridiculous', 'broken', 'unhappy', 'poor', 'fail', 'failed', 'failing', 'failure', 'wrong', 'error', 'errors', 'crash', 'crashes', 'down', 'outage', 'charged twice', 'still not', 'overdue', 'final notice', 'sorry to hear', 'problem', 'cannot', "can't", 'unable'];
-const POS = ['thanks so much', 'thank you so much', 'great', 'love', 'appreciate', 'appreciated', 'excellent', 'happy', 'awesome', 'congratulations', 'wonderful', 'delighted', 'glad', 'fantastic', 'perfect', 'amazing', 'pleased', 'enjoyed', 'happy birthday'];
+/** A person's earlier correction on the Mail page, used as a labelled example next time. */
+export interface LabelledExample {
+  text: string;
+  intent?: string;
+  urgency?: Urgency;
+}
 
-/** Lexicon sentiment on the latest (unquoted) text. */
-export function sentimentOf(text: string): Sentiment {
-  const neg = NEG.filter((w) => containsPhrase(text, w)).length;
-  const pos = POS.filter((w) => containsPhrase(text, w)).length;
-  if (neg > pos) return 'negative';
-  if (pos > neg) return 'positive';
+export interface TriageContext {
+  facts?: MessageFacts;
+  concepts?: ConceptTable;
+  /** Earlier messages of the same thread (oldest first), with their stored triage. */
+  earlier?: MessageRow[];
+  examples?: LabelledExample[];
+}
+
+/** Words that alone show a writer's feeling, and weaker ones that count half (two are needed). */
+const NEG_STRONG = ['angry', 'disappointed', 'disappointing', 'unacceptable', 'frustrated', 'frustrating', 'terrible', 'awful', 'worst', 'complaint', 'complain', 'annoyed', 'furious', 'ridiculous', 'unhappy', 'upset', 'worried', 'concerned', 'still not', 'still no', 'yet again', 'once again', 'third time', 'sorry to hear', 'fed up', 'not happy', 'not acceptable', 'legal action'];
+const NEG_WEAK = ['final notice', 'final reminder', 'no heating', 'no hot water', 'outage', 'is down', 'are down', 'firing', 'broken', 'poor', 'fail', 'failed', 'failing', 'failure', 'fault', 'faulty', 'wrong', 'error', 'errors', 'crash', 'crashes', 'down', 'charged twice', 'overdue', 'problem', 'problems', 'cannot', "can't", 'unable', 'suspended', 'suspend', 'unfortunately', 'issue', 'issues', 'leak', 'leaking', 'missing', 'damaged', 'degraded', 'penalty', 'not working', "doesn't work", 'does not work', 'lost', 'late', 'delay', 'delayed', 'cancelled', 'canceled', 'urgent'];
+const POS_STRONG = ['thanks so much', 'thank you so much', 'thank you very much', 'many thanks', 'congratulations', 'congrats', 'wonderful', 'delighted', 'fantastic', 'amazing', 'love', 'loved', 'brilliant', 'thrilled', 'well done', 'great work', 'great job', 'exactly what', 'happy birthday', 'so grateful', 'really appreciate', 'much appreciated', 'can\'t wait', 'lovely', 'looking forward'];
+const POS_WEAK = ['excellent', 'thank you for', 'thanks for', 'great', 'appreciate', 'appreciated', 'happy', 'awesome', 'glad', 'perfect', 'pleased', 'enjoyed', 'enjoy', 'welcome', 'excited', 'beautiful', 'resolved', 'all clear', 'back to normal', 'good news', 'nice', 'celebrate', 'kind'];
+const NEGATED = /\b(not|no|never|hardly)\s+(very\s+)?(happy|great|pleased|glad|good)\b/gi;
+
+/** Lexicon sentiment on the latest (unquoted) text; conservative: most mail is neutral. */
+export function sentimentScore(text: string, automated = false): { neg: number; pos: number } {
+  const t = text.replace(NEGATED, ' ');
+  const weak = automated ? 0.25 : 0.5;
+  const neg = NEG_STRONG.filter((w) => containsPhrase(t, w)).length + weak * NEG_WEAK.filter((w) => containsPhrase(t, w)).length + (NEGATED.test(text) ? 1 : 0);
+  const pos = POS_STRONG.filter((w) => containsPhrase(t, w)).length + weak * POS_WEAK.filter((w) => containsPhrase(t, w)).length;
+  return { neg, pos };
+}
+
+export function sentimentOf(text: string, automated = false): Sentiment {
+  const { neg, pos } = sentimentScore(text, automated);
+  if (neg >= 1 && neg - pos >= 0.75) return 'negative';
+  if (pos >= 1 && pos - neg >= 0.75) return 'positive';
   return 'neutral';
 }
 
-/** Bag-of-words cosine between the message and each intent's description + examples. */
-function intentScores(tax: Taxonomy, text: string): Array<{ id: string; score: number }> {
-  const docs = tax.intents.map((i) => tokens([i.id, i.description, ...i.examples].join(' ')));
+/** Generic urgency evidence, beside the taxonomy's own cue words and definitions. */
+const HIGH_CUES = ['urgent', 'urgently', 'asap', 'as soon as possible', 'immediately', 'right away', 'emergency', 'outage', 'is down', 'are down', 'went down', 'production is', 'in production', 'critical', 'sev1', 'sev 1', 'p1', 'firing', 'failing', 'failed', 'failure', 'overdue', 'final notice', 'final reminder', 'suspended', 'will be suspended', 'cut off', 'disconnected', 'within 24 hours', 'within 48 hours', 'security incident', 'breach', 'no heating', 'no hot water', 'leak', 'flooding', 'blocked', 'blocking', 'degraded', 'penalty', 'legal action', 'eviction'];
+const LOW_CUES = ['newsletter', 'digest', 'unsubscribe', 'no rush', 'whenever', 'fyi', 'no action needed', 'no action required', 'nothing to do', 'no need to', 'for your records', 'receipt', 'confirmation', 'is confirmed', 'booking confirmed', 'reminder of', 'when you get a chance', 'at your convenience', 'thank you for', 'thanks for', 'next month', 'read online', 'shop now', 'offer', 'sale', '% off', 'this week in', 'weekly'];
+const RESOLVED = ['resolved', 'all clear', 'back to normal', 'recovered', 'mitigated', 'fixed', 'closed', 'postmortem', 'post-mortem', 'root cause', 'incident is over', 'has been restored', 'restored', 'working again'];
+
+const SENDER_WORDS: Record<SenderKind, string> = {
+  automated: 'automated notification',
+  vendor: 'business company service',
+  person: '',
+};
+
+function senderText(facts: MessageFacts | undefined): string {
+  if (!facts) return '';
+  const h = facts.headers;
+  const bulk = h['list-unsubscribe'] || /bulk|list/i.test(h['precedence'] ?? '') ? ' newsletter mailing list digest promotion announcement unsubscribe' : '';
+  return SENDER_WORDS[facts.senderKind] + bulk;
+}
+
+/** Bag-of-words cosine between the message and each intent's description + examples (the old scorer, kept as one signal). */
+function lexicalScores(tax: Taxonomy, text: string): number[] {
+  const docs = tax.intents.map((i) => tokens([i.id.replace(/[_-]+/g, ' '), i.description, ...i.examples].join(' ')));
   const df = new Map<string, number>();
   for (const d of docs) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);
   const idf = (t: string) => Math.log(1 + docs.length / (df.get(t) ?? docs.length));
@@ -40,66 +86,177 @@ function intentScores(tax: Taxonomy, text: string): Array<{ id: string; score: n
   const norm = (v: Map<string, number>) => Math.sqrt([...v.values()].reduce((s, x) => s + x * x, 0)) || 1;
   const q = vec(tokens(text));
   const qn = norm(q);
-  return tax.intents.map((intent, i) => {
-    const d = vec(docs[i]);
+  return docs.map((doc) => {
+    const d = vec(doc);
     let dot = 0;
     for (const [t, w] of q) dot += w * (d.get(t) ?? 0);
-    return { id: intent.id, score: dot / (qn * norm(d)) };
+    return dot / (qn * norm(d));
   });
 }
 
-function urgencyCues(tax: Taxonomy, text: string): { high: number; low: number } {
-  return {
-    high: tax.urgency.high.filter((w) => containsPhrase(text, w)).length,
-    low: tax.urgency.low.filter((w) => containsPhrase(text, w)).length,
-  };
-}
+const softmax = (xs: number[]) => {
+  const m = Math.max(...xs);
+  const e = xs.map((x) => Math.exp(x - m));
+  const s = e.reduce((a, b) => a + b, 0);
+  return e.map((x) => x / s);
+};
 
 /**
- * Decides intent from the taxonomy (examples + descriptions), urgency from the taxonomy's cue
- * words, the intent's prior and — when loaded — the on-device model's urgency head, and
- * sentiment from a lexicon. Deterministic for the same inputs.
+ * Triage that generalises to a taxonomy it has never seen:
+ * - intent: lexical TF-IDF + semantic similarity (stems + WordNet concepts) to each intent's
+ *   description and each example, the kind of sender (automated / vendor / person), earlier
+ *   relabels by the person (nearest neighbour), the thread's earlier intent, then the
+ *   taxonomy's `precedence` list for near-ties;
+ * - urgency: similarity to each level's prose definition and cue words (the taxonomy's and
+ *   generic ones), the intent's prior, the sender kind, the on-device urgency head, and thread
+ *   context (an incident that was high stays high until a message says it is resolved);
+ * - sentiment: a lexicon plus similarity to the taxonomy's sentiment definitions.
+ * Deterministic for the same inputs.
  */
-export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp): Promise<TriageResult> {
+export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: TriageContext = {}): Promise<TriageResult> {
   const body = latestText(msg.text);
   const text = `${msg.subject}\n${body}`.slice(0, 4000);
-  const scores = intentScores(tax, text).sort((a, b) => b.score - a.score);
-  const best = scores[0];
-  const second = scores[1]?.score ?? 0;
-  const intent = tax.intents.find((i) => i.id === best.id)!;
+  const table = ctx.concepts;
+  const sender = senderText(ctx.facts);
+  const msgVec = vectorize(`${text.slice(0, 2000)} ${sender}`, table);
 
-  const cues = urgencyCues(tax, text);
-  // Probabilities over low/medium/high from cues and the intent's prior.
-  const p = { low: 0.2, medium: 0.6, high: 0.2 };
-  if (intent.urgency === 'low') Object.assign(p, { low: 0.6, medium: 0.3, high: 0.1 });
-  if (intent.urgency === 'high') Object.assign(p, { low: 0.05, medium: 0.35, high: 0.6 });
-  if (cues.high > 0) Object.assign(p, { low: 0.02, medium: 0.18, high: 0.8 });
-  else if (cues.low > 0) Object.assign(p, { low: 0.75, medium: 0.2, high: 0.05 });
+  // ---- intent ----
+  const intentDocs: Vec[] = tax.intents.map((i) => vectorize([i.id.replace(/[_-]+/g, ' '), i.description, ...i.examples].join(' '), table));
+  const exampleVecs: Vec[][] = tax.intents.map((i) => [i.description, ...i.examples].filter(Boolean).map((e) => vectorize(e, table)));
+  const idf = idfOf(intentDocs);
+  const lex = lexicalScores(tax, `${text} ${sender}`);
+  const scores = tax.intents.map((_, k) => {
+    const sem = cosine(msgVec, intentDocs[k], idf);
+    const ex = Math.max(0, ...exampleVecs[k].map((e) => cosine(msgVec, e, idf)));
+    return 0.35 * lex[k] + 0.45 * sem + 0.2 * ex;
+  });
+  // The person's own corrections: nearest neighbours among earlier relabels.
+  const examples = (ctx.examples ?? []).map((e) => ({ ...e, vec: vectorize(e.text.slice(0, 2000), table) }));
+  const nn = examples.map((e) => ({ e, sim: cosine(msgVec, e.vec) })).sort((a, b) => b.sim - a.sim);
+  for (const { e, sim } of nn.slice(0, 3)) {
+    if (!e.intent || sim < 0.3) continue;
+    const k = tax.intents.findIndex((i) => i.id === e.intent);
+    if (k >= 0) scores[k] += 0.6 * sim;
+  }
+  // A reply keeps the thread's intent unless the text says otherwise.
+  const earlierTri = (ctx.earlier ?? []).map((m) => m.triage as { intent?: string; urgency?: Urgency } | null).filter((t): t is { intent?: string; urgency?: Urgency } => !!t);
+  const lastTri = earlierTri[earlierTri.length - 1];
+  if (lastTri?.intent) {
+    const k = tax.intents.findIndex((i) => i.id === lastTri.intent);
+    // A short reply ("Sounds good, see you then") is about what the thread is about.
+    const short = (body.match(/\S+/g) ?? []).length < 25;
+    if (k >= 0) scores[k] += short ? 0.2 : 0.06;
+  }
+  const order = scores.map((s, k) => ({ s, k })).sort((a, b) => b.s - a.s);
+  let best = order[0];
+  // Near-ties go to the intent listed first in `precedence`.
+  if (tax.precedence.length && order.length > 1) {
+    const rank = (k: number) => {
+      const r = tax.precedence.indexOf(tax.intents[k].id);
+      return r < 0 ? Infinity : r;
+    };
+    const close = order.filter((o) => o.s >= best.s * 0.92 && o.s > 0);
+    best = close.sort((a, b) => rank(a.k) - rank(b.k) || b.s - a.s)[0] ?? best;
+  }
+  const intent = tax.intents[best.k];
+  const second = order.find((o) => o.k !== best.k)?.s ?? 0;
+  const hasIntent = best.s > 0.005;
+
+  // ---- urgency ----
+  const levels: Urgency[] = ['low', 'medium', 'high'];
+  const logit: Record<Urgency, number> = { low: 0, medium: 0.35, high: 0 };
+  const prose = tax.urgency.prose;
+  const levelDocs = levels.map((l) => vectorize([prose[l] ?? '', ...(tax.urgency[l] ?? [])].join(' '), table));
+  if (levelDocs.some((d) => d.size)) {
+    const lidf = idfOf(levelDocs.filter((d) => d.size));
+    // A message usually matches one clause of a definition ("… newsletters, confirmations, receipts …").
+    const clauses = levels.map((l) =>
+      [...(prose[l] ?? '').split(/\s*[—–;,:]\s*|\s+-\s+|\.\s+|\bor\b|\band\b/), ...(tax.urgency[l] ?? [])]
+        .map((c) => c.trim())
+        .filter((c) => c.split(/\s+/).length >= 1 && c.length > 2)
+        .map((c) => vectorize(c, table)),
+    );
+    const sims = levelDocs.map((d, i) => (d.size ? 0.5 * cosine(msgVec, d, lidf) + 0.5 * Math.max(0, ...clauses[i].map((c) => cosine(msgVec, c, lidf))) : 0));
+    const mean = sims.reduce((a, b) => a + b, 0) / sims.length;
+    levels.forEach((l, i) => (logit[l] += 4 * (sims[i] - mean)));
+  }
+  // The person's urgency corrections on similar mail.
+  for (const { e, sim } of nn.slice(0, 3)) if (e.urgency && sim >= 0.4) logit[e.urgency] += 1.5 * sim;
+  // Whether the mail asks anything of the reader: a request or question leans medium, none leans low.
+  const asks = /\?|\b(could|can|would|will) you\b|\bplease\b|\blet me know\b|\bneed(s)? (you|your)\b|\baction required\b/i.test(body || msg.subject);
+  if (asks) logit.medium += 0.25;
+  else logit.low += 0.25;
+  const hits = (list: string[]) => list.filter((w) => containsPhrase(text, w)).length;
+  const ownHigh = hits(tax.urgency.high);
+  const ownLow = hits(tax.urgency.low);
+  const ownMed = hits(tax.urgency.medium);
+  const genHigh = hits(HIGH_CUES);
+  const genLow = hits(LOW_CUES);
+  const soon = hits(['today', 'tonight', 'this morning', 'this afternoon', 'by end of day', 'eod', 'tomorrow morning']);
+  logit.high += 1.2 * Math.min(2, ownHigh) + 0.45 * Math.min(3, genHigh) + 0.2 * Math.min(2, soon);
+  logit.low += 1.0 * Math.min(2, ownLow) + 0.35 * Math.min(3, genLow);
+  logit.medium += 0.8 * Math.min(2, ownMed);
+  if (hasIntent && intent.urgency) logit[intent.urgency] += 0.7;
+  const kind = ctx.facts?.senderKind;
+  if (kind === 'automated' && genHigh + ownHigh === 0) logit.low += 0.6;
+  if (ctx.facts?.headers['list-unsubscribe']) logit.low += 0.4;
+  // Thread context: an open incident stays high until someone says it is resolved.
+  const resolved = RESOLVED.some((w) => containsPhrase(body || msg.subject, w));
+  if (earlierTri.some((t) => t.urgency === 'high')) {
+    if (resolved) {
+      logit.high -= 1.2;
+      logit.medium += 0.5;
+    } else logit.high += 1.2;
+  } else if (resolved) logit.high -= 0.5;
   if (nlp) {
     try {
       const r = await nlp.intent(text.slice(0, 1000));
       if (r.urgency) {
         const u = r.urgency.probs;
-        // The model's head is low/normal/high and was trained on chat, not mail: explicit cue
-        // words in the user's taxonomy outweigh it; without cues it gets an equal say.
-        const w = cues.high > 0 || cues.low > 0 ? 0.25 : 0.5;
-        p.low = (1 - w) * p.low + w * u.low;
-        p.medium = (1 - w) * p.medium + w * u.normal;
-        p.high = (1 - w) * p.high + w * u.high;
+        // The head was trained on chat, not mail: a small say, centred so it only moves a close call.
+        logit.low += 0.15 * (u.low - 1 / 3);
+        logit.medium += 0.15 * (u.normal - 1 / 3);
+        logit.high += 0.15 * (u.high - 1 / 3);
       }
     } catch {
       // A model failure must not fail triage; the taxonomy evidence still decides.
     }
   }
-  const urgency = (Object.entries(p).sort((a, b) => b[1] - a[1])[0][0]) as Urgency;
+  const up = softmax(levels.map((l) => logit[l]));
+  const urgency = levels[up.indexOf(Math.max(...up))];
 
-  const margin = best.score <= 0 ? 0 : (best.score - second) / best.score;
-  const confidence = Math.round(Math.min(0.99, Math.max(0.05, best.score <= 0 ? 0.1 : 0.35 + 0.4 * Math.min(1, best.score * 2) + 0.25 * margin)) * 100) / 100;
+  // ---- sentiment ----
+  // Sign-offs ("Thanks, Amara") say nothing about feeling: drop the last two lines of a longer text.
+  const bodyLines = (body || msg.subject).split('\n');
+  const feelText = `${msg.subject}\n${(bodyLines.length > 4 ? bodyLines.slice(0, -2) : bodyLines).join('\n')}`;
+  const feel = sentimentScore(feelText, kind === 'automated');
+  const tones = ['negative', 'neutral', 'positive'] as const;
+  const sp = tax.sentiment.prose;
+  const sCue = tones.map((l) => hits(tax.sentiment.cues[l] ?? []));
+  let neg = feel.neg + 1.5 * sCue[0];
+  let pos = feel.pos + 1.5 * sCue[2];
+  // The person's own definitions: the best-matching clause of each level moves the balance.
+  const sDocs = tones.map((l) => [sp[l] ?? '', ...(tax.sentiment.cues[l] ?? [])].join(' '));
+  if (sDocs[0].trim() && sDocs[2].trim()) {
+    const fv = vectorize(feelText, table);
+    const whole = sDocs.map((d) => vectorize(d, table));
+    const sidf = idfOf(whole.filter((d) => d.size));
+    const sims = sDocs.map((d, i) => {
+      const parts = d.split(/\s*[—–;,:]\s*|\.\s+|\bor\b/).filter((c) => c.trim().length > 2).map((c) => vectorize(c, table));
+      return whole[i].size ? 0.5 * cosine(fv, whole[i], sidf) + 0.5 * Math.max(0, ...parts.map((c) => cosine(fv, c, sidf))) : 0;
+    });
+    neg += 3 * (sims[0] - Math.max(sims[1], sims[2]));
+    pos += 3 * (sims[2] - Math.max(sims[1], sims[0]));
+  }
+  const sentiment: Sentiment = neg >= 1 && neg - pos >= 0.75 ? 'negative' : pos >= 1 && pos - neg >= 0.75 ? 'positive' : 'neutral';
+
+  const margin = best.s <= 0 ? 0 : (best.s - second) / best.s;
+  const confidence = Math.round(Math.min(0.99, Math.max(0.05, !hasIntent ? 0.1 : 0.35 + 0.4 * Math.min(1, best.s * 2) + 0.25 * margin)) * 100) / 100;
   return {
-    intent: best.score > 0 ? intent.id : 'other',
+    intent: hasIntent ? intent.id : 'other',
     urgency,
-    sentiment: sentimentOf(body || msg.subject),
+    sentiment,
     confidence,
-    ...(best.score > 0 && intent.route ? { suggested_route: intent.route } : {}),
+    ...(hasIntent && intent.route ? { suggested_route: intent.route } : {}),
   };
 }

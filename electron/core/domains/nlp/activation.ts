@@ -2,19 +2,27 @@
  * How the model's explicit-save head and the phrase detector combine. Shared by
  * analyze_message and the evaluation, so the number in the card is the behaviour users get.
  */
+import type { Intent } from './contract';
 import type { PhraseSignals } from './phrases';
 
-/** The head's probability above which a message counts as an explicit save request. */
-export const EXPLICIT_SAVE_THRESHOLD = 0.5;
+/** The head's probability above which a message with no save phrase at all counts as an explicit save request. */
+export const EXPLICIT_SAVE_THRESHOLD = 0.9;
 
-/** A clause the detector found but could not confirm ("don't forget X") still needs this much from the model. */
-export const WEAK_PHRASE_THRESHOLD = 0.2;
+/** The same, when the intent head reads the message as a question or a greeting (which rarely ask to keep anything). */
+export const EXPLICIT_SAVE_THRESHOLD_QUESTION = 0.98;
 
-export function isExplicitSave(modelProb: number | undefined, phrases: PhraseSignals): boolean {
+/**
+ * A save clause the detector found but could not confirm ("remember I hate cilantro") is a save
+ * unless the model is nearly sure it is not. Negated, question-bound, reminiscing and
+ * task-scoped clauses never reach this point: the detector vetoes them.
+ */
+export const WEAK_PHRASE_THRESHOLD = 0.01;
+
+export function isExplicitSave(modelProb: number | undefined, phrases: PhraseSignals, intent?: Intent): boolean {
   const p = modelProb ?? 0;
   if (phrases.saveStrong) return true;
   if (phrases.saveRequest) return p >= WEAK_PHRASE_THRESHOLD;
   // A negated, question-bound or task-scoped save word ("no need to remember this") vetoes the model.
   if (phrases.saveNegated) return false;
-  return p >= EXPLICIT_SAVE_THRESHOLD;
+  return p >= (intent === 'QUESTION' || intent === 'GREETING' ? EXPLICIT_SAVE_THRESHOLD_QUESTION : EXPLICIT_SAVE_THRESHOLD);
 }

@@ -94,7 +94,7 @@ export async function analyzeMessage(nlp: Nlp, message: string, opts: AnalyzeOpt
       reasons.push('Confirms the previous message, read as a decision');
     }
   }
-  const explicit = isExplicitSave(result.explicitSave, phrases);
+  const explicit = isExplicitSave(result.explicitSave, phrases, result.intent);
   const strength = scoreImportance(result.intent, phrases, explicit);
   const tags = suggestTags(message, result.intent, entities);
   let duplicate: Analysis['duplicate_of'];

@@ -9,7 +9,7 @@ import { tokenize, wordShape, type Token } from './tokenize';
 import * as gz from './gazetteer';
 import type { EntityType } from './contract';
 
-export const FEATURE_VERSION = 1;
+export const FEATURE_VERSION = 2;
 
 export interface FeatureParams {
   /** Rows of the weight table (hash buckets, including padding row 0). */
@@ -84,6 +84,10 @@ function gazetteerTags(lower: string[]): string[][] {
     if (gz.WEEKDAYS.has(w)) tags[i].push('weekday');
     if (gz.DATE_WORDS.has(w)) tags[i].push('dateword');
     if (gz.TIME_WORDS.has(w)) tags[i].push('timeword');
+    if (gz.LEX.first.has(w)) tags[i].push('lfirst');
+    if (gz.LEX.last.has(w)) tags[i].push('llast');
+    if (gz.LEX.place.has(w)) tags[i].push('lplace');
+    if (gz.LEX.country.has(w)) tags[i].push('lcountry');
   }
   return tags;
 }
@@ -105,7 +109,10 @@ export function nerFeatureNames(tokens: readonly Token[]): string[][] {
   const gzt = gazetteerTags(lower);
   const at = <T>(arr: readonly T[], i: number, pad: T): T => (i >= 0 && i < arr.length ? arr[i] : pad);
   // Casing is only informative when the writer uses it: an all-lowercase message says nothing.
-  const cased = tokens.some((t, i) => i > 0 && /^\p{Lu}/u.test(t.text)) ? 'cased' : 'uncased';
+  // ALL CAPS says nothing either, and is its own register ("MEETING MOVED TO FRIDAY").
+  const wordsWithLetters = tokens.filter((t) => /\p{L}{2,}/u.test(t.text));
+  const upper = wordsWithLetters.length >= 2 && wordsWithLetters.every((t) => t.text === t.text.toUpperCase());
+  const cased = upper ? 'upper' : tokens.some((t, i) => i > 0 && /^\p{Lu}/u.test(t.text)) ? 'cased' : 'uncased';
   return tokens.map((tok, i) => {
     const w = lower[i];
     const f: string[] = [`w:${w}`, `raw:${tok.text}`, `sh:${shapes[i]}`, `doc:${cased}`];

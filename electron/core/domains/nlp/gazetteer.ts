@@ -4,6 +4,7 @@
  * to read context and shape and does not depend on a name being listed here.
  */
 import type { EntityType } from './contract';
+import { LEX_COUNTRIES, LEX_FIRST, LEX_LAST, LEX_PLACES } from './lexicon';
 
 const words = (s: string): string[] => s.trim().split(/\s*\n\s*|\s*,\s*/).filter(Boolean).map((w) => w.toLowerCase());
 
@@ -117,3 +118,15 @@ export const PHRASES: Array<{ tokens: string[]; type: EntityType }> = [
   ...PRODUCT_PHRASES.map((p) => ({ tokens: p.split(' '), type: 'PRODUCT' as const })),
   ...GPE_PHRASES.map((p) => ({ tokens: p.split(' '), type: 'GPE' as const })),
 ];
+
+/**
+ * Larger generated lists (lexicon.ts, from faker's locale tables): a hash-chosen 60% of the
+ * first names, surnames and towns the generator draws from, and all country names. They are
+ * separate flags from the small hand lists above, which the heuristic fallback also uses.
+ */
+export const LEX = {
+  first: new Set(LEX_FIRST.split('|')),
+  last: new Set(LEX_LAST.split('|')),
+  place: new Set(LEX_PLACES.split('|')),
+  country: new Set(LEX_COUNTRIES.split('|')),
+};

@@ -26,18 +26,21 @@ export interface PhraseSignals {
 
 const LEAD = String.raw`(?:^|[,;:(\-–—]\s*|\b(?:and|but|also|so|oh|ok(?:ay)?|hey|hi|please|pls|plz|btw|fyi|just|now|alright|and also|one more thing)\b[,:]?\s+)`;
 const DISCOURSE = String.raw`(?:(?:hey|hi|hello|ok(?:ay)?|so|also|and|oh|btw|pls|plz|please|kindly|just|quick(?:ly)?|now|alright|right|well|um+|uh+|actually|important|one more thing)\b[,:!]?\s+)*`;
-const POLITE = String.raw`(?:(?:can|could|would|will)\s+you\s+(?:please\s+|pls\s+|kindly\s+|also\s+|just\s+)*|i\s+(?:want|need|would\s+like|'d\s+like|’d\s+like)\s+you\s+to\s+(?:please\s+)?|you\s+(?:should|must|need\s+to|have\s+to)\s+|make\s+sure\s+(?:that\s+)?(?:you\s+)?|be\s+sure\s+to\s+|try\s+to\s+|i\s+want\s+this\s+|i'd\s+like\s+this\s+|let'?s\s+)?`;
+const POLITE = String.raw`(?:(?:can|could|would|will)\s+you\s+(?:please\s+|pls\s+|kindly\s+|also\s+|just\s+)*|i\s+(?:want|need|would\s+like|'d\s+like|’d\s+like)\s+you\s+to\s+(?:please\s+)?|you\s+(?:should|must|need\s+to|have\s+to)\s+|make\s+sure\s+(?:that\s+)?(?:you\s+)?|be\s+sure\s+to\s+|try\s+to\s+|i\s+want\s+this\s+|i'd\s+like\s+this\s+|(?:i'?d|i\s+would)\s+like\s+to\s+|i\s+want\s+to\s+|let'?s\s+)?`;
 
 /** Save verbs whose object is the content itself ("remember that...", "note: ..."). */
-const SAVE_VERB = String.raw`(?:remember|memori[sz]e|note(?:\s+down)?|make\s+(?:a\s+)?(?:mental\s+)?note(?:\s+of)?|take\s+(?:a\s+)?note(?:\s+of)?|jot\s+(?:this\s+|that\s+|it\s+)?down|write\s+(?:this|that|it)\s+down|keep\s+in\s+mind|bear\s+in\s+mind|don'?t\s+forget|don’t\s+forget|do\s+not\s+forget|never\s+forget|add\s+(?:this|that|it)\s+to\s+(?:your\s+|my\s+)?(?:memory|memories|notes|brain|vault)|commit\s+(?:this|that|it)\s+to\s+memory|update\s+(?:your|my|the)\s+(?:notes|memory|memories)|file\s+(?:this|that)\s+away|(?:save|store|record|log|keep)\s+(?:this|that|it|the\s+fact|the\s+following)(?=\s*(?:[:,.!\-–—]|$|for\s+(?:later|future|next\s+time)|somewhere|please|pls|to\s+(?:your\s+|my\s+)?(?:memory|memories|notes)|in\s+(?:your\s+|my\s+)?(?:memory|memories|notes)|as\s+a\s+(?:memory|note))))`;
+const SAVE_VERB = String.raw`(?:remember|memori[sz]e|note(?:\s+down)?|make\s+(?:a\s+)?(?:mental\s+)?note(?:\s+of)?|take\s+(?:a\s+)?note(?:\s+of)?|jot\s+(?:this\s+|that\s+|it\s+)?down|write\s+(?:this|that|it)\s+down|keep\s+in\s+mind|bear\s+in\s+mind|don'?t\s+forget|don’t\s+forget|do\s+not\s+forget|never\s+forget|add\s+(?:this|that|it)\s+to\s+(?:your\s+|my\s+)?(?:memory|memories|notes|brain|vault)|commit\s+(?:this|that|it)\s+to\s+memory|update\s+(?:your|my|the)\s+(?:notes|memory|memories)|file\s+(?:this|that|it)\s+(?:away|under)|(?:hang|hold)\s+on\s+to\s+(?:this|that|it)|put\s+(?:this|that|it)\s+on\s+(?:file|record)|keep\s+(?:this|that|it)\s+on\s+(?:file|record)|don'?t\s+let\s+me\s+forget|do\s+not\s+let\s+me\s+forget|make\s+sure\s+i\s+(?:don'?t|never)\s+forget|add\s+(?:this|that|it)\s+to\s+(?:the|my|your)\s+(?:file|records|list)|stash\s+(?:this|that)|keep\s+track\s+of\s+(?:this|that|the\s+fact)|keep\s+(?:a\s+)?(?:note|record)\s+of|lodge\s+(?:this|that)|(?:save|store|record|log|keep)\s+(?:this|that|it|the\s+fact|the\s+following)(?=\s*(?:[:,.!\-–—]|$|for\s+(?:later|future|next\s+time)|somewhere|please|pls|to\s+(?:your\s+|my\s+)?(?:memory|memories|notes)|in\s+(?:your\s+|my\s+)?(?:memory|memories|notes)|as\s+a\s+(?:memory|note))))`;
 
 const SAVE_RE = new RegExp(`${LEAD}${DISCOURSE}${POLITE}(${SAVE_VERB})\\b(?![-'’])(.{0,400})`, 'iu');
 /** Stand-alone markers that always mean "keep this". */
 const SAVE_MARKER_RE =
-  /\b(for (?:future|later) reference|for the record|note to self|memo to self|keep this in mind|add (?:this|that|it) to (?:your |my )?memory|put (?:this|that|it) in (?:your |my )?(?:memory|notes)|so (?:that )?(?:it'?s|you have it|you'?ve got it|it is) (?:saved|stored|on file|noted|written down)|for your records)\b/iu;
+  /\b(for (?:future|later) reference|for the record|note to self|memo to self|keep this in mind|add (?:this|that|it) to (?:your |my )?memory|put (?:this|that|it) in (?:your |my )?(?:memory|notes)|so (?:that )?(?:it'?s|you have it|you'?ve got it|it is) (?:saved|stored|on file|noted|written down)|for your records|for posterity|for safekeeping|(?:this|that) is worth remembering)\b/iu;
+
+const SELF_NOTE_RE =
+  /\b(?:i|i'll|i'd|we|we'll)\s+(?:will\s+|should\s+|must\s+|need\s+to\s+|have\s+to\s+|gotta\s+|ought\s+to\s+|might\s+|can\s+|could\s+)?(?:probably\s+|definitely\s+|totally\s+|really\s+)?(?:remember|make\s+(?:a\s+)?(?:mental\s+)?note|note|write\s+(?:this|that|it)\s+down|jot\s+(?:this|that|it)\s+down|save|keep\s+(?:this|that|it)\s+in\s+mind|memori[sz]e)\b/iu;
 
 /** "remember to <verb> ... in your answer" is an instruction for this reply, not a memory. */
-const TASK_SCOPE_RE = /\b(?:in|for|with|to)\s+(?:your|the|this|that)\s+(?:answer|reply|response|code|output|solution|example|snippet|pr|commit|function|script|test|tests|next message|summary)\b|\bwhen you (?:answer|reply|respond|write)\b/iu;
+const TASK_SCOPE_RE = /\b(?:in|for|with|to)\s+(?:your|the|this|that)\s+(?:answer|reply|response|code|output|solution|example|snippet|pr|commit|function|script|test|tests|next message|summary)\b|\bwhen you (?:answer|reply|respond|write)\b|\b(?:this|next) time\b|\bgoing forward in (?:the|this) (?:code|chat)\b/iu;
 const NEGATION_RE =
   /\b(?:no need to|don'?t|don’t|do not|never|not|you don'?t have to|needn'?t|no point in|not worth|stop|can'?t|cannot|couldn'?t|won'?t|i never|i can never|i always)\s+(?:\w+\s+){0,2}?(?:remember(?:ing)?|save|saving|store|storing|record|recording|note|noting|memori[sz]e|keep(?:ing)? (?:this|that|it))\b/iu;
 const FORGET_RE = /(?<!\b(?:don'?t|do not|never|not)\s)\b(?:forget (?:it|that|about (?:it|that|this))|never ?mind|scratch that|ignore (?:that|this))\b/iu;
@@ -98,6 +101,9 @@ export function detectPhrases(text: string): PhraseSignals {
     const memoryQuestion = /\b(?:do|did|does) you (?:still )?(?:remember|recall)\b/i.test(clause) || /\bremember (?:how|what|when|where|who|which|why|if|whether)\b/i.test(clause) && isQuestion;
     // "remember to add tests", "don't forget to include X in your answer": instructions, not memories.
     const taskScoped = /^(?:remember|don'?t forget|do not forget|never forget|keep in mind|bear in mind)/i.test(verb) && (/^\s*to\s/i.test(rest) || TASK_SCOPE_RE.test(rest));
+    // "remember when we went to Crete" reminisces; it asks to keep nothing.
+    // ... and "Remember me on this computer" names a checkbox.
+    const reminiscing = /^remember$/i.test(verb) && /^\s*(?:when\s+(?:we|i|you|they|he|she|it|my|our)\b|the\s+time\b|that\s+time\b|back\s+when\b|how\s+(?:we|i)\b|me\b(?!\s+(?:that|this)\b))/i.test(rest);
     const questionAboutThis = isQuestion && !polite && !marker;
     if (negated) {
       saveNegated = true;
@@ -105,6 +111,9 @@ export function detectPhrases(text: string): PhraseSignals {
     } else if (memoryQuestion) {
       saveNegated = true;
       cues.push('memory_question');
+    } else if (reminiscing) {
+      saveNegated = true;
+      cues.push('reminiscing');
     } else if (taskScoped) {
       saveNegated = true;
       cues.push('save_task_scoped');
@@ -113,7 +122,7 @@ export function detectPhrases(text: string): PhraseSignals {
       cues.push('save_word_in_question');
     } else {
       saveRequest = true;
-      if (marker || /^\s*(?:that\b|this\b|[:\-–—,])/i.test(rest) || /^(?:note|make|take|jot|write|add|commit|file|save|store|record|log)/i.test(verb)) saveStrong = true;
+      if (marker || /^\s*(?:that\b|this\b|[:\-–—,])/i.test(rest) || /^(?:note\s+down|make|take|jot|write|add|commit|file|save|store|record|log|put|hang|hold|stash|lodge|keep\s+(?:this|that|it|a)|don'?t\s+let|do\s+not\s+let|make\s+sure\s+i)/i.test(verb)) saveStrong = true;
       matched.push((m?.[1] ?? marker?.[1] ?? '').trim());
       cues.push(polite ? 'save_polite' : 'save_imperative');
       cues.push(`save_verb_${verb.split(' ')[0]}`);
@@ -134,7 +143,12 @@ export function detectPhrases(text: string): PhraseSignals {
     saveNegated = true;
     cues.push('save_negated');
   }
-  if (FORGET_RE.test(norm)) cues.push('forget_it');
+  // "I'll remember that", "I should write this down": the user keeps it, the assistant is not asked to.
+  if (!saveRequest && SELF_NOTE_RE.test(norm)) {
+    saveNegated = true;
+    cues.push('self_note');
+  }
+    if (FORGET_RE.test(norm)) cues.push('forget_it');
 
   const recall = RECALL_RE.exec(norm);
   const recallRequest = recall !== null && !saveRequest;

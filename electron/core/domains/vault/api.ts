@@ -11,6 +11,18 @@ export interface VaultOptions {
   remote?: string;
   /** awaitWriteFinish stability threshold (ms). */
   stabilityMs?: number;
+  /** Index on this thread (in batches that yield) instead of a worker thread. */
+  inlineIndex?: boolean;
+}
+
+/** Where the background index stands: `indexing` until every note is searchable. */
+export interface IndexStatus {
+  state: 'starting' | 'indexing' | 'ready' | 'failed';
+  done: number;
+  total: number;
+  /** Duration of the last completed run. */
+  ms?: number;
+  error?: string;
 }
 
 export interface Note {
@@ -43,6 +55,10 @@ export interface VaultApi {
   git(): VaultGit | undefined;
   /** Resolves once the watcher has handed over every change seen so far. */
   settle(): Promise<void>;
+  /** The background index: state and progress. */
+  indexStatus(): IndexStatus;
+  /** Resolves when the start-up (or current) index run has finished and the watcher is ready. */
+  whenIndexed(): Promise<void>;
 }
 
 export type VaultDomain = Domain & VaultApi;

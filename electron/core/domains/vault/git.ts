@@ -40,6 +40,29 @@ export interface VaultGit {
   push(url: string): Promise<{ ok: boolean; ref: string }>;
   head(): Promise<string | undefined>;
   log(depth?: number): Promise<Array<{ oid: string; message: string }>>;
+  /** The newest `depth` commits of the current branch with author, time and parents. */
+  commits(depth?: number): Promise<GitCommitInfo[]>;
+  /** What one commit changed against its first parent (or the empty tree), with both versions' bytes. */
+  changes(oid: string): Promise<GitFileChange[]>;
+}
+
+export interface GitCommitInfo {
+  oid: string;
+  message: string;
+  author: string;
+  email: string;
+  /** Milliseconds since the epoch (author time). */
+  time: number;
+  parents: string[];
+}
+
+export interface GitFileChange {
+  path: string;
+  /** For a move: where the file was. */
+  from?: string;
+  status: 'added' | 'deleted' | 'modified' | 'moved';
+  before?: Uint8Array;
+  after?: Uint8Array;
 }
 
 function allFiles(root: string): string[] {
@@ -119,6 +142,8 @@ export async function openVaultGit(dir: string, opts: { init: boolean; log: Logg
 
   const api: VaultGit = {
     enabled,
+    commits: (depth) => commits(depth),
+    changes: (oid) => changes(oid),
     head,
     async commitPaths(paths, message) {
       if (!enabled || !paths.length) return undefined;
@@ -174,6 +199,67 @@ export async function openVaultGit(dir: string, opts: { init: boolean; log: Logg
       return entries.map((e) => ({ oid: e.oid, message: e.commit.message.trim() }));
     },
   };
+
+  /** Blob oids by path under two trees, descending only into subtrees that differ. */
+  async function treeDelta(a: string | undefined, b: string | undefined, prefix: string, out: Map<string, { a?: string; b?: string }>): Promise<void> {
+    if (a === b) return;
+    const read = async (oid: string | undefined) => (oid ? (await git.readTree({ fs: gitFs, dir, oid, cache })).tree : []);
+    const [ta, tb] = await Promise.all([read(a), read(b)]);
+    const names = new Set([...ta.map((e) => e.path), ...tb.map((e) => e.path)]);
+    for (const name of names) {
+      const ea = ta.find((e) => e.path === name);
+      const eb = tb.find((e) => e.path === name);
+      const p = prefix ? `${prefix}/${name}` : name;
+      const sub = (e: typeof ea) => (e?.type === 'tree' ? e.oid : undefined);
+      const blob = (e: typeof ea) => (e?.type === 'blob' ? e.oid : undefined);
+      if (sub(ea) || sub(eb)) await treeDelta(sub(ea), sub(eb), p, out);
+      if ((blob(ea) || blob(eb)) && blob(ea) !== blob(eb)) out.set(p, { a: blob(ea), b: blob(eb) });
+    }
+  }
+
+  async function commits(depth = 50): Promise<GitCommitInfo[]> {
+    if (!enabled || !(await head())) return [];
+    const entries = await git.log({ fs: gitFs, dir, depth, cache });
+    return entries.map((e) => ({
+      oid: e.oid,
+      message: e.commit.message.trim(),
+      author: e.commit.author.name,
+      email: e.commit.author.email,
+      time: e.commit.author.timestamp * 1000,
+      parents: e.commit.parent,
+    }));
+  }
+
+  async function changes(oid: string): Promise<GitFileChange[]> {
+    if (!enabled) return [];
+    let commit;
+    try {
+      commit = (await git.readCommit({ fs: gitFs, dir, oid, cache })).commit;
+    } catch {
+      throw new MailroomError('commit_not_found', `No commit ${oid} in the vault's git history.`, { commit: oid }, 404);
+    }
+    const parentTree = commit.parent[0] ? (await git.readCommit({ fs: gitFs, dir, oid: commit.parent[0], cache })).commit.tree : undefined;
+    const delta = new Map<string, { a?: string; b?: string }>();
+    await treeDelta(parentTree, commit.tree, '', delta);
+    const blob = async (o?: string) => (o ? (await git.readBlob({ fs: gitFs, dir, oid: o, cache })).blob : undefined);
+    const out: GitFileChange[] = [];
+    const added = [...delta].filter(([, d]) => !d.a && d.b);
+    const deleted = [...delta].filter(([, d]) => d.a && !d.b);
+    const movedFrom = new Map<string, string>();
+    // Same bytes gone from one path and new at another: a move.
+    for (const [p, d] of added) {
+      const src = deleted.find(([q, e]) => e.a === d.b && ![...movedFrom.values()].includes(q));
+      if (src) movedFrom.set(p, src[0]);
+    }
+    const used = new Set(movedFrom.values());
+    for (const [p, d] of [...delta].sort(([x], [y]) => x.localeCompare(y))) {
+      if (used.has(p)) continue;
+      const from = movedFrom.get(p);
+      const status = from ? 'moved' : !d.a ? 'added' : !d.b ? 'deleted' : 'modified';
+      out.push({ path: p, ...(from ? { from } : {}), status, before: from ? await blob(deleted.find(([q]) => q === from)![1].a) : await blob(d.a), after: await blob(d.b) });
+    }
+    return out;
+  }
 
   if (!isRepo && opts.init) {
     await api.commitPaths(allFiles(dir), 'Mailroom: initial commit of the vault');

@@ -5,20 +5,24 @@
 export { vaultCommands } from './cli';
 import fs from 'node:fs';
 import path from 'node:path';
-import { invokeTool } from '../../kernel/tool';
+import { parseWith } from '../../kernel/tool';
 import { MailroomError, notFound } from '../../kernel/errors';
 import type { CoreContext } from '../../kernel/types';
 import { indexDbPath } from '../../kernel/db';
+import { RevealBody } from '../../../../shared/vault';
+import { folderTree, listNotes, noteView, reveal, searchPage } from './view';
+import { vaultResources } from './resources';
 import { atomicWrite, sha256, sweepTempFiles } from './fsops';
 import { parseNote } from './parse';
 import { isNotePath, normalizeRel, readVaultFile, resolveVaultPath, toPosix, tryReadVaultFile } from './paths';
-import { catchUp, VaultIndex } from './store';
+import { VaultIndex, type CatchUpReport } from './store';
+import { runIndex, type IndexRun } from './indexer';
 import { watchVault, type VaultWatcher } from './watch';
 import { openVaultGit, type VaultGit } from './git';
 import { brainSearchTool } from './tools/brain_search';
 import { brainReadNoteTool } from './tools/brain_read_note';
 
-export { VaultIndex, catchUp, listNoteFiles, ftsQuery, type SearchHit, type EntityPlace, type CatchUpReport } from './store';
+export { VaultIndex, catchUp, catchUpSteps, listNoteFiles, ftsQuery, makeSnippet, COMMON_TERM_DOCS, type SearchHit, type EntityPlace, type CatchUpReport } from './store';
 export { parseNote, splitFrontmatter, parseYaml, stringifyYaml, capitalizedPhrases, normName, fileStem, type ParsedNote } from './parse';
 export {
   normalizeRel,
@@ -38,8 +42,8 @@ export {
 export { atomicWrite, moveFile, freePath, sha256, hashFile, TEMP_PREFIX } from './fsops';
 export { openVaultGit, type VaultGit } from './git';
 
-export type { VaultOptions, Note, VaultApi, VaultDomain } from './api';
-import type { VaultApi, VaultDomain, VaultOptions } from './api';
+export type { VaultOptions, IndexStatus, Note, VaultApi, VaultDomain } from './api';
+import type { IndexStatus, VaultApi, VaultDomain, VaultOptions } from './api';
 
 export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDomain {
   const log = ctx.log.child('vault');
@@ -68,6 +72,7 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
       for (const d of removedDirs) changed.push(...index.removeUnder(d));
       for (const rel of paths) {
         if (!isNotePath(rel)) continue;
+        syncedDuringRun?.add(rel);
         // The vault rule: hidden paths and symlinks leading outside (or to hidden files) are absent.
         const f = tryReadVaultFile(root, rel);
         if (!f) {
@@ -82,12 +87,76 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
         index.upsert(rel, text, st, undefined, hash);
         changed.push(rel);
       }
-    })();
+      // IMMEDIATE: take the write lock first (waiting on busy_timeout) so a background indexer
+      // batch never makes this fail with an instant "database is locked" on a read→write upgrade.
+    }).immediate();
     return changed;
   };
 
   const emitChanged = (paths: string[]) => {
     if (paths.length) ctx.events.emit('vault:changed', { paths });
+  };
+
+  // ---- the background index (a worker thread), its progress and the paths synced meanwhile ----
+  const status: IndexStatus = { state: 'starting', done: 0, total: 0 };
+  let run: IndexRun | undefined;
+  let current: Promise<unknown> | undefined;
+  let syncedDuringRun: Set<string> | undefined;
+  let lastBroadcast = 0;
+  const announce = (force = false) => {
+    const now = Date.now();
+    if (!force && now - lastBroadcast < 200) return;
+    lastBroadcast = now;
+    const p = { state: status.state, done: status.done, total: status.total };
+    ctx.hub.broadcast('IndexProgress', p);
+    ctx.events.emit('vault:indexing', p);
+  };
+  const startRun = (full: boolean): Promise<Omit<CatchUpReport, 'changed'>> => {
+    const t = performance.now();
+    Object.assign(status, { state: 'indexing', done: 0, total: 0, error: undefined });
+    syncedDuringRun = new Set();
+    announce(true);
+    run = runIndex({
+      index,
+      dbFile: indexDbPath(ctx.config.dataDir),
+      root,
+      full,
+      log,
+      inline: opts.inlineIndex,
+      onBatch: (p) => {
+        const first = status.done === 0;
+        status.done = p.done;
+        status.total = p.total;
+        if (p.changed.length) {
+          index.touch();
+          emitChanged(p.changed);
+        }
+        announce(first);
+      },
+    });
+    const r = run.done.then(
+      (report) => {
+        // Changes the watcher synced while the run read older bytes: sync them again (hash check).
+        const again = [...(syncedDuringRun ?? [])];
+        syncedDuringRun = undefined;
+        index.touch();
+        if (again.length) emitChanged(sync(again));
+        Object.assign(status, { state: 'ready', done: report.scanned, total: report.scanned, ms: Math.round(performance.now() - t) });
+        log.info('vault index caught up', { ...report, ms: status.ms });
+        announce(true);
+        ctx.events.emit('vault:indexed', { ...report, ms: status.ms });
+        return report;
+      },
+      (e: unknown) => {
+        syncedDuringRun = undefined;
+        Object.assign(status, { state: 'failed', error: String((e as Error)?.message ?? e) });
+        log.error('vault indexing failed', { error: status.error });
+        announce(true);
+        throw e;
+      },
+    );
+    current = r;
+    return r;
   };
 
   const refresh = (paths: string[]) => emitChanged(sync(paths.map((p) => normalizeRel(p))));
@@ -170,11 +239,9 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
     refresh,
     async reindex(o = {}) {
       return exclusive(async () => {
-        const t = performance.now();
-        if (o.full) index.clear();
-        const r = catchUp(index, root);
-        emitChanged(r.changed);
-        return { ...r, ms: Math.round(performance.now() - t) };
+        await current?.catch(() => undefined);
+        const r = await startRun(!!o.full);
+        return { ...r, changed: [], ms: status.ms ?? 0 };
       });
     },
     async push() {
@@ -187,27 +254,36 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
     },
     git: () => vgit,
     async settle() {
+      await watcher?.ready;
       await watcher?.flush();
       await queue;
+    },
+    indexStatus: () => ({ ...status }),
+    async whenIndexed() {
+      await current?.catch(() => undefined);
+      await watcher?.ready;
     },
   };
 
   const search = brainSearchTool(api);
+  index.root = root;
   const read = brainReadNoteTool(api);
 
   return {
     name: 'vault',
     ...api,
     tools: [search, read],
+    resourceTemplates: vaultResources(root, () => index),
     routes: [
-      {
-        method: 'GET',
-        path: '/api/vault/search',
-        handler: (req) =>
-          invokeTool(search, { query: req.query.get('q') ?? '', limit: req.query.has('limit') ? Number(req.query.get('limit')) : undefined, folder: req.query.get('folder') ?? undefined }, { origin: 'api' }),
-      },
-      { method: 'GET', path: '/api/vault/note', handler: (req) => invokeTool(read, { path: req.query.get('path') ?? '' }, { origin: 'api' }) },
+      // The Vault page's contract (shared/vault.ts): plain-text snippets with match ranges, pages by offset.
+      { method: 'GET', path: '/api/vault/search', handler: (req) => searchPage(index, Object.fromEntries(req.query)) },
+      // A note as the page shows it: brain_read_note's fields plus resolved wikilinks and backlinks.
+      { method: 'GET', path: '/api/vault/note', handler: (req) => noteView(root, index, req.query.get('path') ?? '') },
       { method: 'GET', path: '/api/vault/folders', handler: () => ({ folders: api.listFolders() }) },
+      { method: 'GET', path: '/api/vault/tree', handler: () => folderTree(index, api.listFolders()) },
+      { method: 'GET', path: '/api/vault/notes', handler: (req) => listNotes(index, Object.fromEntries(req.query)) },
+      { method: 'GET', path: '/api/vault/backlinks', handler: (req) => ({ backlinks: index.backlinks(normalizeRel(req.query.get('path') ?? '')) }) },
+      { method: 'POST', path: '/api/vault/reveal', handler: (req) => reveal(root, parseWith(RevealBody, req.body, 'body').path) },
       {
         method: 'POST',
         path: '/api/vault/reindex',
@@ -225,10 +301,9 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
       sweepTempFiles(root);
       vgit = await openVaultGit(root, { init: opts.gitInit ?? ctx.config.file.git_init ?? ctx.config.demoVault, log });
       await recoverPending();
-      const t = performance.now();
-      const r = catchUp(index, root);
-      log.info('vault index caught up', { scanned: r.scanned, indexed: r.indexed, removed: r.removed, ms: Math.round(performance.now() - t) });
-      emitChanged(r.changed);
+      // Usable from the first second: the catch-up runs in the background (a worker thread) and
+      // reports progress; searches meanwhile serve what is indexed so far, with a note saying so.
+      startRun(false).catch(() => undefined);
       if (opts.watch !== false) {
         watcher = watchVault({
           root,
@@ -236,10 +311,11 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
           stabilityMs: opts.stabilityMs,
           onChange: (paths, dirs) => emitChanged(sync(paths.map(toPosix), dirs)),
         });
-        await watcher.ready;
       }
     },
     async stop() {
+      await run?.stop();
+      await watcher?.ready.catch(() => undefined);
       await watcher?.close();
       watcher = undefined;
       await queue.catch(() => undefined);

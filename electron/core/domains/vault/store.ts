@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { openDatabase, type Migration } from '../../kernel/db/open';
 import type { JsonObject } from '../../kernel/types';
-import { capitalizedPhrases, normName, parseNote, searchableText, type ParsedNote } from './parse';
+import { capitalizedPhrases, normName, parseNote, searchableText, splitFrontmatter, type ParsedNote } from './parse';
 import { folderOf, isNotePath, listVaultFiles, tryReadVaultFile, vaultFileStat } from './paths';
 import { sha256 } from './fsops';
 
@@ -42,7 +42,26 @@ export const indexMigrations: Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    name: 'rebuild: contentless FTS (snippets from the note file, for the returned page only)',
+    up(db) {
+      // The index is derived: drop it and let catch-up rebuild it from the files.
+      db.exec(`
+        DROP TABLE IF EXISTS notes_fts;
+        DELETE FROM entities; DELETE FROM aliases; DELETE FROM links; DELETE FROM notes;
+        CREATE VIRTUAL TABLE notes_fts USING fts5(
+          title, aliases, tags, body,
+          content = '', contentless_delete = 1,
+          tokenize = 'unicode61 remove_diacritics 2'
+        );
+      `);
+    },
+  },
 ];
+
+/** Above this many matching notes a term counts as common and the query is planned (see VaultIndex.search). */
+export const COMMON_TERM_DOCS = 1500;
 
 export interface NoteRow {
   id: number;
@@ -68,8 +87,21 @@ export interface EntityPlace {
   kind: 'title' | 'alias' | 'link' | 'mention';
 }
 
+/** Of several notes a link could mean: the one in the linking note's folder, else the shortest path. */
+function pickNearest(rows: Array<{ path: string; folder: string }>, from?: string): string | undefined {
+  const here = from ? folderOf(from) : undefined;
+  return [...rows].sort((a, b) => Number(b.folder === here) - Number(a.folder === here) || a.path.length - b.path.length || a.path.localeCompare(b.path))[0]?.path;
+}
+
 /** `foo bar*` / `"swim meet"` → an FTS5 query: quoted terms (no syntax injection), prefixes, phrases. */
 export function ftsQuery(query: string, op: 'AND' | 'OR' = 'AND'): string | undefined {
+  const parts = ftsParts(query);
+  if (!parts.length) return undefined;
+  return parts.join(op === 'AND' ? ' ' : ' OR ');
+}
+
+/** The FTS5 terms of a query, each quoted (a phrase, a word, or a `"prefix"*`). */
+export function ftsParts(query: string): string[] {
   const parts: string[] = [];
   const re = /"([^"]*)"|(\S+)/g;
   for (const m of query.matchAll(re)) {
@@ -85,16 +117,52 @@ export function ftsQuery(query: string, op: 'AND' | 'OR' = 'AND'): string | unde
     const term = words.length > 1 ? `"${words.join(' ')}"` : `"${words[0]}"`;
     parts.push(prefix && words.length === 1 ? `${term}*` : term);
   }
-  if (!parts.length) return undefined;
-  return parts.join(op === 'AND' ? ' ' : ' OR ');
+  return parts;
+}
+
+const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+
+/**
+ * A short excerpt of `text` around the first place the query's words occur, matches in
+ * `**bold**`, `…` where text was cut: what FTS5's snippet() gives, computed for the returned
+ * page only (the FTS table is contentless).
+ */
+export function makeSnippet(text: string, parts: string[], tokens = 12, marks: [string, string] = ['**', '**']): string {
+  const words: Array<{ w: string; prefix: boolean }> = [];
+  for (const p of parts) {
+    const prefix = p.endsWith('*');
+    for (const w of p.replace(/\*$/, '').replace(/"/g, '').split(' ')) if (w) words.push({ w: fold(w), prefix });
+  }
+  const toks: Array<{ start: number; end: number; hit: boolean }> = [];
+  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+    const f = fold(m[0]);
+    toks.push({ start: m.index, end: m.index + m[0].length, hit: words.some((x) => (x.prefix ? f.startsWith(x.w) : f === x.w)) });
+  }
+  if (!toks.length) return '';
+  const first = toks.findIndex((t) => t.hit);
+  const from = first <= 2 ? 0 : Math.min(first - 2, Math.max(0, toks.length - tokens));
+  const to = Math.min(toks.length, from + tokens);
+  let out = '';
+  let at = toks[from].start;
+  for (let i = from; i < to; i++) {
+    const t = toks[i];
+    out += text.slice(at, t.start) + (t.hit ? `${marks[0]}${text.slice(t.start, t.end)}${marks[1]}` : text.slice(t.start, t.end));
+    at = t.end;
+  }
+  return (from > 0 ? '…' : '') + out.replace(/\s+/g, ' ') + (to < toks.length ? '…' : '');
 }
 
 /**
  * The vault index (`<data-dir>/index.db`): one row per note, FTS5 over title/aliases/tags/body,
  * links, aliases and entity occurrences. Everything in it comes from the vault files.
  */
+const FOLDER_FILTER = `AND (? = '' OR n.folder = ? OR n.folder LIKE ? || '/%')
+                   AND (? = '' OR NOT (n.folder = ? OR n.folder LIKE ? || '/%'))`;
+
 export class VaultIndex {
   readonly db: Database.Database;
+  /** The vault folder: snippets are read from the note files (the FTS table keeps no text). */
+  root?: string;
   private version = 0;
   private dict?: { version: number; map: Map<string, EntityPlace[]> };
 
@@ -104,6 +172,11 @@ export class VaultIndex {
 
   close(): void {
     this.db.close();
+  }
+
+  /** Another connection (the background indexer) changed the index: drop cached derived data. */
+  touch(): void {
+    this.version++;
   }
 
   /** Bumped on every change; callers cache derived data against it. */
@@ -196,29 +269,159 @@ export class VaultIndex {
   }
 
   clear(): void {
-    this.db.exec('DELETE FROM notes_fts; DELETE FROM links; DELETE FROM aliases; DELETE FROM entities; DELETE FROM notes;');
+    this.db.exec("INSERT INTO notes_fts(notes_fts) VALUES('delete-all'); DELETE FROM links; DELETE FROM aliases; DELETE FROM entities; DELETE FROM notes;");
     this.version++;
   }
 
-  /** BM25 search with prefix (`wor*`) and phrase (`"swim meet"`) queries; AND first, OR if AND finds nothing. */
+  /**
+   * BM25 search with prefix (`wor*`) and phrase (`"swim meet"`) queries; AND first, OR if AND
+   * finds nothing. Planned so frequent words stay fast: each term's note count is probed with an
+   * early-terminating rowid scan (never more than COMMON_TERM_DOCS rows). Rare terms rank by exact
+   * BM25; in OR queries common terms (near-zero IDF) are dropped when rarer ones exist; a query
+   * of common terms only ranks title/alias/tag matches first, then the other matches, newest
+   * first, reading only the page it returns. Snippets are computed for the returned page only.
+   */
   search(query: string, opts: { limit?: number; folder?: string; excludeFolder?: string; mode?: 'AND' | 'OR' } = {}): SearchHit[] {
     const limit = Math.max(1, Math.min(opts.limit ?? 10, 100));
     const folder = opts.folder ? opts.folder.replace(/^\/+|\/+$/g, '') : '';
     const exclude = opts.excludeFolder ? opts.excludeFolder.replace(/^\/+|\/+$/g, '') : '';
-    const sql = `SELECT n.path, n.title, snippet(notes_fts, 3, '**', '**', '…', 12) AS snippet,
-                        -bm25(notes_fts, 10.0, 8.0, 3.0, 1.0) AS score
+    const parts = ftsParts(query);
+    if (!parts.length) return [];
+    const common = new Map<string, boolean>();
+    const isCommon = (p: string) => {
+      let c = common.get(p);
+      if (c === undefined) {
+        c = !!this.stmt('SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?').get(p, COMMON_TERM_DOCS);
+        common.set(p, c);
+      }
+      return c;
+    };
+    for (const op of opts.mode ? [opts.mode] : (['AND', 'OR'] as const)) {
+      const rare = parts.filter((p) => !isCommon(p));
+      let rows: Array<{ id: number; path: string; title: string; score: number }>;
+      if (rare.length) {
+        const q = op === 'AND' ? parts.join(' ') : rare.join(' OR ');
+        rows = this.stmt(
+          `SELECT n.id, n.path, n.title, -bm25(notes_fts, 10.0, 8.0, 3.0, 1.0) AS score
+             FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid
+            WHERE notes_fts MATCH ? ${FOLDER_FILTER}
+            ORDER BY score DESC LIMIT ?`,
+        ).all(q, folder, folder, folder, exclude, exclude, exclude, limit) as typeof rows;
+      } else {
+        const q = op === 'AND' ? parts.join(' ') : parts.join(' OR ');
+        const newest = (match: string, n: number) =>
+          this.stmt(
+            `SELECT n.id, n.path, n.title FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid
+              WHERE notes_fts MATCH ? ${FOLDER_FILTER} ORDER BY notes_fts.rowid DESC LIMIT ?`,
+          ).all(match, folder, folder, folder, exclude, exclude, exclude, n) as Array<{ id: number; path: string; title: string }>;
+        const strong = newest(`{title aliases tags} : (${q})`, limit);
+        const seen = new Set(strong.map((r) => r.id));
+        const rest = strong.length < limit ? newest(q, limit + strong.length).filter((r) => !seen.has(r.id)) : [];
+        rows = [...strong.map((r, i) => ({ ...r, score: 2 - i / 1000 })), ...rest.map((r, i) => ({ ...r, score: 1 - i / 1000 }))].slice(0, limit);
+      }
+      if (rows.length || parts.length < 2) {
+        return rows.map((r) => ({ path: r.path, title: r.title, snippet: this.snippetFor(r.path, parts), score: Math.round(r.score * 1000) / 1000 }));
+      }
+    }
+    return [];
+  }
+
+  private snippetFor(rel: string, parts: string[], marks: [string, string] = ['**', '**']): string {
+    if (!this.root) return '';
+    const f = tryReadVaultFile(this.root, rel);
+    if (!f) return '';
+    return makeSnippet(searchableText(splitFrontmatter(f.data.toString('utf8')).body), parts, 12, marks);
+  }
+
+  /**
+   * One page of search results for the Vault page: the snippet comes back with \u0002/\u0003 around
+   * each match (characters that never occur in notes' text), which `snippetRanges` turns into plain
+   * text + ranges — the renderer never parses markup out of it.
+   */
+  searchPage(query: string, opts: { limit: number; offset: number; folder?: string }): Array<{ path: string; title: string; folder: string; snippet: string; score: number }> {
+    const folder = opts.folder ? opts.folder.replace(/^\/+|\/+$/g, '') : '';
+    const sql = `SELECT n.path, n.title, n.folder, -bm25(notes_fts, 10.0, 8.0, 3.0, 1.0) AS score
                  FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid
                  WHERE notes_fts MATCH ?
                    AND (? = '' OR n.folder = ? OR n.folder LIKE ? || '/%')
-                   AND (? = '' OR NOT (n.folder = ? OR n.folder LIKE ? || '/%'))
-                 ORDER BY score DESC LIMIT ?`;
-    for (const op of opts.mode ? [opts.mode] : (['AND', 'OR'] as const)) {
+                 ORDER BY score DESC, n.path LIMIT ? OFFSET ?`;
+    const count = `SELECT count(*) AS n FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid WHERE notes_fts MATCH ? AND (? = '' OR n.folder = ? OR n.folder LIKE ? || '/%')`;
+    for (const op of ['AND', 'OR'] as const) {
       const q = ftsQuery(query, op);
       if (!q) return [];
-      const rows = this.stmt(sql).all(q, folder, folder, folder, exclude, exclude, exclude, limit) as SearchHit[];
-      if (rows.length || !q.includes(' ')) return rows.map((r) => ({ ...r, score: Math.round(r.score * 1000) / 1000 }));
+      // The OR fallback is used only when AND finds nothing at all (not just on a later page).
+      if (op === 'AND' && q.includes(' ') && (this.stmt(count).get(q, folder, folder, folder) as { n: number }).n === 0) continue;
+      const rows = this.stmt(sql).all(q, folder, folder, folder, opts.limit, opts.offset) as Array<{ path: string; title: string; folder: string; score: number }>;
+      // The index keeps no note text: snippets come from the files, for this page only.
+      const parts = ftsParts(query);
+      return rows.map((r) => ({ ...r, snippet: this.snippetFor(r.path, parts, ['\u0002', '\u0003']), score: Math.round(r.score * 1000) / 1000 }));
     }
     return [];
+  }
+
+  /** Notes in `folder` (directly, or `deep` in every subfolder), by path, from `after` on. */
+  notesIn(folder: string, opts: { deep: boolean; after?: string; limit: number }): Array<{ path: string; title: string; folder: string; mtime_ms: number }> {
+    const where = folder === '' ? (opts.deep ? '1' : "folder = ''") : opts.deep ? "(folder = ? OR folder LIKE ? || '/%')" : 'folder = ?';
+    const params: unknown[] = folder === '' ? [] : opts.deep ? [folder, folder] : [folder];
+    return this.db
+      .prepare(`SELECT path, title, folder, mtime_ms FROM notes WHERE ${where} AND path > ? ORDER BY path LIMIT ?`)
+      .all(...params, opts.after ?? '', opts.limit) as Array<{ path: string; title: string; folder: string; mtime_ms: number }>;
+  }
+
+  countIn(folder: string, deep: boolean): number {
+    const where = folder === '' ? (deep ? '1' : "folder = ''") : deep ? "(folder = ? OR folder LIKE ? || '/%')" : 'folder = ?';
+    const params: unknown[] = folder === '' ? [] : deep ? [folder, folder] : [folder];
+    return (this.db.prepare(`SELECT count(*) AS n FROM notes WHERE ${where}`).get(...params) as { n: number }).n;
+  }
+
+  /**
+   * Where a wikilink leads, the way Obsidian resolves it: a path (`folder/Note`), else a file name
+   * anywhere in the vault (the one in the linking note's folder first, then the shortest path),
+   * else a note whose title or alias is that name. Undefined when nothing matches.
+   */
+  resolveLink(target: string, from?: string): string | undefined {
+    const t = target.replace(/#.*$/, '').replace(/\|.*$/, '').trim().replace(/^\/+/, '').replace(/\.md$/i, '');
+    if (!t) return undefined;
+    const esc = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
+    const pick = (rows: Array<{ path: string; folder: string }>) => pickNearest(rows, from);
+    const byName = this.stmt("SELECT path, folder FROM notes WHERE path LIKE ? ESCAPE '\\' OR path LIKE ? ESCAPE '\\'").all(`${esc(t)}.md`, `%/${esc(t)}.md`) as Array<{ path: string; folder: string }>;
+    // LIKE is case-insensitive for ASCII only; keep exact-case or case-folded equal names.
+    const lower = t.toLowerCase();
+    const named = byName.filter((r) => r.path.toLowerCase() === `${lower}.md` || r.path.toLowerCase().endsWith(`/${lower}.md`));
+    if (named.length) return pick(named);
+    const n = normName(t.slice(t.lastIndexOf('/') + 1));
+    if (!n) return undefined;
+    const titled = this.stmt("SELECT n.path, n.folder FROM entities e JOIN notes n ON n.id = e.note_id WHERE e.name = ? AND e.kind IN ('title', 'alias')").all(n) as Array<{ path: string; folder: string }>;
+    return pick(titled);
+  }
+
+  /** Notes whose wikilinks resolve to `rel` (by file name, or by title/alias when no file has that name). */
+  backlinks(rel: string, limit = 200): Array<{ path: string; title: string; folder: string }> {
+    const meta = this.noteMeta(rel);
+    if (!meta) return [];
+    const stemKey = (p: string) => normName(p.slice(p.lastIndexOf('/') + 1).replace(/\.md$/i, ''));
+    const names = [...new Set([stemKey(rel), normName(meta.title), ...meta.aliases.map(normName)].filter(Boolean))];
+    const rows = this.db
+      .prepare(
+        `SELECT n.path, n.title, n.folder, group_concat(l.target, char(1)) AS targets FROM links l JOIN notes n ON n.id = l.note_id
+         WHERE l.target IN (${names.map(() => '?').join(',')}) AND n.path != ? GROUP BY n.id ORDER BY n.path LIMIT ?`,
+      )
+      .all(...names, rel, limit * 4) as Array<{ path: string; title: string; folder: string; targets: string }>;
+    if (!rows.length) return [];
+    // Every note carrying one of these names as its file name (two notes may share a name).
+    const sameName = (this.stmt('SELECT path, folder FROM notes').all() as Array<{ path: string; folder: string }>).filter((r) => names.includes(stemKey(r.path)));
+    const titled = this.stmt("SELECT n.path, n.folder FROM entities e JOIN notes n ON n.id = e.note_id WHERE e.name = ? AND e.kind IN ('title', 'alias')");
+    const out: Array<{ path: string; title: string; folder: string }> = [];
+    for (const r of rows) {
+      const leadsHere = r.targets.split('\u0001').some((x) => {
+        const byFile = sameName.filter((c) => stemKey(c.path) === x);
+        const pool = byFile.length ? byFile : (titled.all(x) as Array<{ path: string; folder: string }>);
+        return pickNearest(pool, r.path) === rel;
+      });
+      if (leadsHere) out.push({ path: r.path, title: r.title, folder: r.folder });
+      if (out.length >= limit) break;
+    }
+    return out;
   }
 
   /** Where a name lives: notes titled/aliased with it, linking to it, or mentioning it. */
@@ -279,49 +482,82 @@ export interface CatchUpReport {
   changed: string[];
 }
 
+export interface CatchUpProgress {
+  done: number;
+  total: number;
+  /** Paths whose indexed state changed in this batch. */
+  changed: string[];
+}
+
 /**
  * Brings the index in line with the folder: files whose mtime and size match are skipped
  * without reading; changed ones are re-read and only re-parsed when their hash differs.
  */
 export function catchUp(index: VaultIndex, root: string): CatchUpReport {
+  const steps = catchUpSteps(index, root);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * catchUp in batches: one short transaction per `batch` files, yielding progress after each, so
+ * a caller can report it, let other writers in, and (on the main thread) yield to the event loop.
+ */
+export function* catchUpSteps(index: VaultIndex, root: string, batch = 250): Generator<CatchUpProgress, CatchUpReport> {
+  index.root ??= root;
   const files = listNoteFiles(root);
   const known = new Map(index.all().map((r) => [r.path, r]));
   const report: CatchUpReport = { scanned: files.length, indexed: 0, unchanged: 0, removed: 0, changed: [] };
   const touchMtime = index.db.prepare('UPDATE notes SET mtime_ms = ?, size = ? WHERE id = ?');
-  index.db.transaction(() => {
-    for (const rel of files) {
-      const st = vaultFileStat(root, rel);
-      if (!st) continue;
-      const row = known.get(rel);
-      known.delete(rel);
-      if (row && row.mtime_ms === st.mtimeMs && row.size === st.size) {
-        report.unchanged++;
-        continue;
-      }
-      const f = tryReadVaultFile(root, rel);
-      if (!f) {
-        if (row && index.remove(rel)) {
-          report.removed++;
-          report.changed.push(rel);
+  const total = files.length;
+  for (let i = 0; i < files.length; i += batch) {
+    const changed: string[] = [];
+    index.db.transaction(() => {
+      for (const rel of files.slice(i, i + batch)) {
+        const st = vaultFileStat(root, rel);
+        if (!st) continue;
+        const row = known.get(rel);
+        known.delete(rel);
+        if (row && row.mtime_ms === st.mtimeMs && row.size === st.size) {
+          report.unchanged++;
+          continue;
         }
-        continue;
+        const f = tryReadVaultFile(root, rel);
+        if (!f) {
+          if (row && index.remove(rel)) {
+            report.removed++;
+            changed.push(rel);
+          }
+          continue;
+        }
+        const text = f.data.toString('utf8');
+        const hash = sha256(text);
+        if (row && row.hash === hash) {
+          touchMtime.run(st.mtimeMs, st.size, row.id);
+          report.unchanged++;
+          continue;
+        }
+        index.upsert(rel, text, st, undefined, hash);
+        report.indexed++;
+        changed.push(rel);
       }
-      const text = f.data.toString('utf8');
-      const hash = sha256(text);
-      if (row && row.hash === hash) {
-        touchMtime.run(st.mtimeMs, st.size, row.id);
-        report.unchanged++;
-        continue;
+    }).immediate();
+    report.changed.push(...changed);
+    yield { done: Math.min(total, i + batch), total, changed };
+  }
+  if (known.size) {
+    const changed: string[] = [];
+    index.db.transaction(() => {
+      for (const rel of known.keys()) {
+        index.remove(rel);
+        report.removed++;
+        changed.push(rel);
       }
-      index.upsert(rel, text, st, undefined, hash);
-      report.indexed++;
-      report.changed.push(rel);
-    }
-    for (const rel of known.keys()) {
-      index.remove(rel);
-      report.removed++;
-      report.changed.push(rel);
-    }
-  })();
+    }).immediate();
+    report.changed.push(...changed);
+    yield { done: total, total, changed };
+  }
   return report;
 }

@@ -50,6 +50,19 @@ export function createMcpSurface(core: McpSurfaceSource, log: Logger = core.log.
   };
 }
 
+const encodeListCursor = (t: number, c?: string) => Buffer.from(JSON.stringify({ t, c }), 'utf8').toString('base64url');
+
+function decodeListCursor(cursor: string | undefined, templates: number): { t: number; c?: string } {
+  if (cursor === undefined) return { t: 0 };
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { t?: unknown; c?: unknown };
+    if (Number.isInteger(v.t) && (v.t as number) >= 0 && (v.t as number) < templates && (v.c === undefined || typeof v.c === 'string')) return { t: v.t as number, c: v.c as string | undefined };
+  } catch {
+    // fall through
+  }
+  throw new McpError(RpcError.InvalidParams, 'Invalid cursor: pass the nextCursor of the previous resources/list reply, or none to start again.', { code: 'invalid_argument' });
+}
+
 export function toolResult(structured: JsonObject): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
 }
@@ -131,9 +144,28 @@ export function createMcpServer(surface: McpSurface, session: McpSessionInfo = {
         mimeType: t.mimeType ?? 'application/json',
       })),
     }));
-    server.setRequestHandler(ListResourcesRequestSchema, async () => {
-      const lists = await Promise.all(surface.resourceTemplates.map((t) => t.list?.() ?? Promise.resolve([])));
-      return { resources: lists.flat().map((r) => ({ mimeType: 'application/json', ...r })) };
+    server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
+      // The cursor names the template to resume at and that template's own cursor; templates
+      // with a plain `list` are listed whole, a paged one ends the page while it has more.
+      const at = decodeListCursor(request.params?.cursor, surface.resourceTemplates.length);
+      const resources: Array<{ uri: string; name: string; mimeType: string; description?: string }> = [];
+      try {
+        for (let i = at.t; i < surface.resourceTemplates.length; i++) {
+          const t = surface.resourceTemplates[i];
+          const mimeType = t.mimeType ?? 'application/json';
+          if (t.listPage) {
+            const page = await t.listPage(i === at.t ? at.c : undefined);
+            resources.push(...page.resources.map((r) => ({ mimeType, ...r })));
+            if (page.nextCursor) return { resources, nextCursor: encodeListCursor(i, page.nextCursor) };
+          } else if (t.list) {
+            resources.push(...(await t.list()).map((r) => ({ mimeType, ...r })));
+          }
+        }
+      } catch (e) {
+        const shape = toErrorShape(e);
+        throw new McpError(shape.code === 'internal' ? RpcError.InternalError : RpcError.InvalidParams, shape.message, shape);
+      }
+      return { resources };
     });
     server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
       let url: URL;
@@ -144,7 +176,9 @@ export function createMcpServer(surface: McpSurface, session: McpSessionInfo = {
       }
       for (const t of surface.resourceTemplates) {
         try {
-          const body = await t.read(url);
+          const text = t.readText ? await t.readText(url) : undefined;
+          if (text !== undefined) return { contents: [{ uri: request.params.uri, mimeType: t.mimeType ?? 'text/plain', text }] };
+          const body = await t.read?.(url);
           if (body !== undefined) {
             return { contents: [{ uri: request.params.uri, mimeType: t.mimeType ?? 'application/json', text: JSON.stringify(body) }] };
           }

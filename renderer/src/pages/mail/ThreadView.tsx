@@ -28,7 +28,42 @@ export function TriageChips({ t }: { t: Triage | null }) {
   );
 }
 
-function Message({ m, onTriage }: { m: MessageView; onTriage(): void }) {
+/** Correct a triage: the change is stored and used as a labelled example the next time. */
+function Relabel({ m, onRelabel }: { m: MessageView; onRelabel(patch: { intent?: string; urgency?: string; taxonomy_id: string }): void }) {
+  const [intents, setIntents] = useState<string[]>([]);
+  const tax = m.triage?.taxonomy_id ?? 'default';
+  useEffect(() => {
+    let live = true;
+    call(routes.mail.taxonomy, { params: { id: tax } })
+      .then((r) => live && setIntents(r.intents.map((i) => i.id)))
+      .catch(() => live && setIntents([]));
+    return () => {
+      live = false;
+    };
+  }, [tax]);
+  if (!m.triage) return null;
+  return (
+    <span className="mail-relabel" data-testid="mail-relabel">
+      <select className="input" aria-label="Relabel intent" value={m.triage.intent} onChange={(e) => onRelabel({ intent: e.target.value, taxonomy_id: tax })}>
+        {[...new Set([m.triage.intent, ...intents])].map((i) => (
+          <option key={i} value={i}>
+            {i}
+          </option>
+        ))}
+      </select>
+      <select className="input" aria-label="Relabel urgency" value={m.triage.urgency} onChange={(e) => onRelabel({ urgency: e.target.value, taxonomy_id: tax })}>
+        {['low', 'medium', 'high'].map((u) => (
+          <option key={u} value={u}>
+            {u}
+          </option>
+        ))}
+      </select>
+      {m.triage.relabelled ? <span className="muted">corrected</span> : null}
+    </span>
+  );
+}
+
+function Message({ m, onTriage, onRelabel }: { m: MessageView; onTriage(): void; onRelabel(patch: { intent?: string; urgency?: string; taxonomy_id: string }): void }) {
   return (
     <article className={`card mail-message ${m.direction}`} data-testid="mail-message">
       <header className="mail-message-head">
@@ -38,6 +73,7 @@ function Message({ m, onTriage }: { m: MessageView; onTriage(): void }) {
       </header>
       <div className="toolbar">
         <TriageChips t={m.triage} />
+        {m.direction === 'inbound' && m.triage && <Relabel m={m} onRelabel={onRelabel} />}
         {m.direction === 'inbound' && !m.triage && (
           <button className="btn btn-small" onClick={onTriage}>
             Triage
@@ -128,7 +164,12 @@ export function ThreadView({ threadId, policies, toast }: { threadId: string; po
       </div>
       {error && <p className="error">{error}</p>}
       {d.messages.map((m) => (
-        <Message key={m.id} m={m} onTriage={() => void act(() => call(routes.mail.triage, { params: { id: m.id }, body: { taxonomy_id: 'default' } }))} />
+        <Message
+          key={m.id}
+          m={m}
+          onTriage={() => void act(() => call(routes.mail.triage, { params: { id: m.id }, body: { taxonomy_id: 'default' } }))}
+          onRelabel={(patch) => void act(() => call(routes.mail.relabel, { params: { id: m.id }, body: patch }), 'Relabelled; similar mail will follow it.')}
+        />
       ))}
       <DraftEditor threadId={t.id} drafts={d.drafts} outbox={d.outbox} policies={policies} onChanged={(msg) => void act(async () => {}, msg)} />
     </div>

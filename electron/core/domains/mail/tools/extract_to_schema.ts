@@ -9,5 +9,5 @@ export const extractToSchemaTool = (mail: MailService): ToolDef =>
     description:
       'Fills a JSON Schema (vault file _brain_config/mail/schemas/<schema_id>.json; "invoice", "meeting_request", "contact" are built in) from a message. Only values found in the message are returned; missing_fields and validation_errors say what is absent or invalid.',
     annotations: { readOnlyHint: true },
-    handler: async (a) => ({ ...(await mail.extract(a)) }),
+    handler: async (a, ctx) => ({ ...(await mail.extract(a, ctx.sample, ctx.signal)) }),
   });

@@ -9,5 +9,5 @@ export const triageMessageTool = (mail: MailService): ToolDef =>
     description:
       'Classifies a message with a taxonomy (vault file _brain_config/mail/taxonomies/<taxonomy_id>.yaml; "default" is built in): intent, urgency, sentiment, confidence and the suggested route ("vault:<folder>" or "route:<name>"). Labels the thread with the intent.',
     annotations: { idempotentHint: true },
-    handler: async (a) => ({ ...(await mail.triageMessage(a)) }),
+    handler: async (a, ctx) => ({ ...(await mail.triageMessage(a, ctx.sample, ctx.signal)) }),
   });

@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { splitMbox, splitMboxFile } from '../../../electron/core/domains/mail/importers';
+import { ingest } from '../../../electron/core/domains/mail/ingest';
+import { mailServiceForTest } from './helpers';
+
+const open: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((o) => o.close()));
+});
+
+const msg = (o: { id: string; from: string; subject: string; date: string; irt?: string; body?: string }) =>
+  `From ${o.from} Tue Mar  4 10:00:00 2025\nFrom: ${o.from}\nTo: me@acme.example\nSubject: ${o.subject}\nMessage-ID: <${o.id}@example.org>\nDate: ${o.date}\n` +
+  (o.irt ? `In-Reply-To: <${o.irt}@example.org>\nReferences: <${o.irt}@example.org>\n` : '') +
+  `\n${o.body ?? 'Hello.'}\n\n`;
+
+function tmpFile(content: string | Buffer): string {
+  const f = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mbox-')), 'mail.mbox');
+  fs.writeFileSync(f, content);
+  return f;
+}
+
+describe('streaming mbox import', () => {
+  it('splits a file read in small chunks exactly as the whole buffer (separators across chunk edges, >From quoting, From in text)', () => {
+    const parts = Array.from({ length: 40 }, (_, i) =>
+      msg({ id: `s${i}`, from: `p${i}@example.org`, subject: `Subject ${i}`, date: 'Tue, 04 Mar 2025 10:00:00 +0000', body: `line ${i}\n>From the start\nsome text\nFrom here on it is body text\n${'x'.repeat(i * 13)}` }),
+    );
+    const mbox = Buffer.from(parts.join('').replace(/\n/g, (m, at: number) => (at % 3 === 0 ? '\r\n' : m)));
+    const file = tmpFile(mbox);
+    const whole = [...splitMbox(mbox, 'mail.mbox')];
+    expect(whole).toHaveLength(40);
+    for (const chunk of [7, 64, 1000, 1 << 20]) {
+      const streamed = [...splitMboxFile(file, 'mail.mbox', chunk)];
+      expect(streamed.map((x) => x.source)).toEqual(whole.map((x) => x.source));
+      expect(streamed.every((x, i) => x.raw.equals(whole[i].raw))).toBe(true);
+    }
+  });
+
+  it('threads correctly when replies come before their parents, windows apart (header links and subject-only replies)', async () => {
+    const t = mailServiceForTest();
+    open.push(t);
+    const ib = t.mail.createInbox({ id: 'me', address: 'me@acme.example' });
+    const file = tmpFile(
+      [
+        msg({ id: 'r1', from: 'zoe@example.org', subject: 'Re: Kickoff', date: 'Wed, 05 Mar 2025 10:00:00 +0000', irt: 'p1' }),
+        msg({ id: 'r2', from: 'sam@example.org', subject: 'Re: Budget for Q3', date: 'Thu, 06 Mar 2025 10:00:00 +0000' }),
+        ...Array.from({ length: 6 }, (_, i) => msg({ id: `n${i}`, from: `other${i}@example.org`, subject: `Unrelated ${i}`, date: 'Mon, 03 Mar 2025 10:00:00 +0000' })),
+        msg({ id: 'p1', from: 'me@acme.example', subject: 'Kickoff', date: 'Tue, 04 Mar 2025 10:00:00 +0000' }),
+        msg({ id: 'p2', from: 'sam@example.org', subject: 'Budget for Q3', date: 'Tue, 04 Mar 2025 09:00:00 +0000' }),
+      ].join(''),
+    );
+    // Windows of 2 messages: each reply is stored several windows before its parent.
+    const r = await ingest(t.mail.store, ib, splitMboxFile(file, 'mail.mbox', 64), { now: Date.now, batch: 2 });
+    expect(r.imported).toBe(10);
+    const threadOf = (id: string) => (t.db.prepare('SELECT thread_id FROM mail_messages WHERE internet_message_id = ?').get(`<${id}@example.org>`) as { thread_id: string }).thread_id;
+    expect(threadOf('r1')).toBe(threadOf('p1'));
+    expect(threadOf('r2')).toBe(threadOf('p2'));
+    expect(threadOf('r1')).not.toBe(threadOf('r2'));
+    expect(r.thread_ids).toHaveLength(8);
+    const budget = t.mail.store.thread(threadOf('p2'));
+    expect(budget.subject).toBe('Budget for Q3');
+    expect(budget.first_at).toBe('2025-03-04T09:00:00.000Z');
+    // The same file through importPath (what the CLI calls) into another inbox: the same threads.
+    const ib2 = t.mail.createInbox({ id: 'me2', address: 'me@acme.example'.replace('me@', 'me2@') });
+    const r2 = await t.mail.importPath(ib2.id, file);
+    expect(r2.imported).toBe(10);
+    expect(r2.thread_ids).toHaveLength(8);
+  });
+});
