@@ -142,8 +142,8 @@ export function InboxPage() {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement | null;
       if (editing || e.ctrlKey || e.metaKey || e.altKey || (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.isContentEditable))) return;
-      if (!items.length) return;
       const item = current;
+      if (!item) return;
       const step = (n: number) => setCursor((c) => Math.max(0, Math.min(items.length - 1, c + n)));
       switch (e.key) {
         case 'j':
