@@ -1,24 +1,19 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, ApiError } from '../api';
+import { api, ApiError, call, routes } from '../api';
+import { HubEvent } from '../../../shared/contract';
+import type { InboxView, SearchHit, ThreadItem } from '../../../shared/contract/mail';
 import { useHubEvent, useOnReconnect } from '../hub';
 import { EmptyState } from '../components/EmptyState';
 import { ImportDrop } from './mail/ImportDrop';
 import { ThreadView, TriageChips, type ThreadCommand } from './mail/ThreadView';
 import { Compose, type ComposeMode } from './mail/Compose';
 import { Snippet } from './mail/Snippet';
-import { who, when, type InboxView, type ThreadItem } from './mail/types';
+import { who, when } from './mail/format';
 import { capCount } from '../../../shared/badge';
 import './mail/mail.css';
 
 type StatusFilter = 'open' | 'snoozed' | 'closed' | '';
 
-interface SearchHit {
-  message_id: string;
-  thread_id: string;
-  snippet?: string;
-  subject: string;
-  score: number;
-}
 
 /** Mail: inboxes with unread counts, threads with labels/triage/status, the thread, search, drafts and import. */
 export function MailPage() {
@@ -40,7 +35,7 @@ export function MailPage() {
 
   const loadInboxes = useCallback(async () => {
     try {
-      const list = await api.get<InboxView[]>('/api/mail/inboxes');
+      const list = await call(routes.mail.inboxes);
       setInboxes(list);
       setInboxId((cur) => (cur && list.some((i) => i.id === cur) ? cur : (list[0]?.id ?? null)));
     } catch (e) {
@@ -50,7 +45,7 @@ export function MailPage() {
   const loadThreads = useCallback(async () => {
     if (!inboxId) return setThreads([]);
     try {
-      setThreads(await api.get<ThreadItem[]>(`/api/mail/inboxes/${encodeURIComponent(inboxId)}/threads${status ? `?status=${status}` : ''}`));
+      setThreads(await call(routes.mail.threads, { params: { id: inboxId }, query: { status: status || undefined } }));
     } catch (e) {
       setError(e instanceof ApiError ? e.message : String(e));
     }
@@ -65,8 +60,7 @@ export function MailPage() {
     setCompose(null);
   }, [inboxId]);
   useEffect(() => {
-    void api
-      .get<{ policies: string[] }>('/api/mail/config')
+    void call(routes.mail.config)
       .then((c) => setPolicies(c.policies))
       .catch(() => {});
   }, []);
@@ -74,13 +68,13 @@ export function MailPage() {
     void loadInboxes();
     void loadThreads();
   }, [loadInboxes, loadThreads]);
-  useHubEvent('MailChanged', reloadAll);
+  useHubEvent(HubEvent.mailChanged, reloadAll);
   useOnReconnect(reloadAll);
 
   const search = async () => {
     if (!inboxId || !query.trim()) return setHits(null);
     try {
-      const r = await api.get<{ results: SearchHit[] }>(`/api/mail/search?inbox=${encodeURIComponent(inboxId)}&q=${encodeURIComponent(query)}`);
+      const r = await call(routes.mail.search, { query: { inbox: inboxId, q: query } });
       setHits(r.results);
     } catch (e) {
       setError(e instanceof ApiError ? e.message : String(e));
@@ -106,6 +100,7 @@ export function MailPage() {
       if (!ids.length) return;
       const i = threadId ? ids.indexOf(threadId) : -1;
       const next = ids[Math.max(0, Math.min(ids.length - 1, i < 0 ? 0 : i + step))];
+      if (next === undefined) return;
       setCompose(null);
       setThreadId(next);
       document.querySelector(`[data-thread-id="${CSS.escape(next)}"]`)?.scrollIntoView({ block: 'nearest' });
@@ -182,8 +177,7 @@ export function MailPage() {
               className="mail-add"
               onSubmit={(e) => {
                 e.preventDefault();
-                void api
-                  .post<InboxView>('/api/mail/inboxes', { address })
+                void call(routes.mail.createInbox, { body: { address } })
                   .then((ib) => {
                     setAdding(false);
                     setAddress('');
