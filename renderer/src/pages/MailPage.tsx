@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, ApiError, call, routes } from '../api';
+import { ApiError, call, routes } from '../api';
 import { HubEvent } from '../../../shared/contract';
 import type { InboxView, SearchHit, ThreadItem } from '../../../shared/contract/mail';
 import { useHubEvent, useOnReconnect } from '../hub';

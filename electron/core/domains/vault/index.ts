@@ -24,7 +24,7 @@ import { brainSearchTool } from './tools/brain_search';
 import { brainReadNoteTool } from './tools/brain_read_note';
 
 export { VaultIndex, catchUp, catchUpSteps, listNoteFiles, ftsQuery, makeSnippet, COMMON_TERM_DOCS, type SearchHit, type EntityPlace, type CatchUpReport } from './store';
-export { parseNote, splitFrontmatter, parseYaml, stringifyYaml, capitalizedPhrases, normName, fileStem, type ParsedNote } from './parse';
+export { parseNote, splitFrontmatter, parseYaml, stringifyYaml, capitalizedPhrases, normName, searchableText, fileStem, type ParsedNote } from './parse';
 export {
   normalizeRel,
   resolveInVault,
