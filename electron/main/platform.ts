@@ -1,6 +1,7 @@
 import { app, Notification, safeStorage, type Tray } from 'electron';
 import type { HubBroadcaster, Platform } from '../core/kernel/types';
 import { keyFileSecretBox } from '../core/host/secrets';
+import { capCount } from '../../shared/badge';
 
 /** Native powers for the core: real notifications, tray/app badges, safeStorage secrets. */
 export function electronPlatform(dataDir: string, tray: () => Tray | undefined, hub: HubBroadcaster): Platform {
@@ -18,9 +19,9 @@ export function electronPlatform(dataDir: string, tray: () => Tray | undefined, 
       app.setBadgeCount(total);
       const t = tray();
       if (t) {
-        const parts = [...badges.entries()].filter(([, c]) => c > 0).map(([k, c]) => `${c} ${k}`);
+        const parts = [...badges.entries()].filter(([, c]) => c > 0).map(([k, c]) => `${capCount(c)} ${k}`);
         t.setToolTip(parts.length ? `Mailroom — ${parts.join(', ')}` : 'Mailroom');
-        if (process.platform === 'darwin') t.setTitle(total > 0 ? String(total) : '');
+        if (process.platform === 'darwin') t.setTitle(total > 0 ? capCount(total) : '');
       }
       hub.broadcast('BadgeChanged', { key, count, total });
     },

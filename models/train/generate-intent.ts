@@ -74,6 +74,61 @@ function wrap(wrapper: string, x: string): string {
   return wrapper.replace('{X}', upperFirst(x)).replace('{x}', lowerFirst(x));
 }
 
+/**
+ * A compositional grammar of explicit save requests: politeness × verb-with-destination × object
+ * × frame (lead-in with ":", trailing sentence, "… that <x>", stand-alone marker) × position in a
+ * longer message. Returns a wrapper with {X}/{x} like augment.txt's [save_wrappers].
+ */
+const SAVE_POLITE = ['', '', 'please ', 'pls ', 'can you ', 'could you ', 'would you ', 'could you please ', "I'd like you to ", 'I need you to ', 'do me a favour and ', 'kindly ', 'if you could, ', 'mind if you '];
+const SAVE_OBJ = ['this', 'that', 'this one', 'this bit', 'this info', 'it'];
+const SAVE_VERB_DEST = [
+  'hang onto {o}', 'hang on to {o}', 'hold on to {o}', 'hold onto {o}', 'keep {o} handy', 'keep {o} on file', 'keep {o} somewhere safe',
+  'stick {o} in your notes', 'stick {o} in your memory', 'pop {o} in your notes', 'put {o} in my profile', 'put {o} on record',
+  'file {o} away', 'file {o} under important', 'save {o} for later', 'save {o} for next time', 'store {o} somewhere', 'store {o} for future reference',
+  'log {o}', 'retain {o}', 'add {o} to my profile', 'add {o} to your notes', 'add {o} to what you know about me', 'add {o} to my file',
+  'make a note of {o}', 'keep track of {o}', 'keep a record of {o}', "don't lose {o}", 'remember {o} for next time', 'jot {o} down', 'write {o} down',
+  'note {o} down', 'tuck {o} away for later', 'squirrel {o} away', 'keep {o} in the back of your mind', 'memorise {o}', 'commit {o} to memory',
+];
+const SAVE_THAT = [
+  'jot down that', 'note down that', 'log that', 'put down somewhere that', 'add to my profile that', 'add to your notes that', 'store the fact that',
+  'keep a record that', 'make sure you know that', 'make a note that', 'remember that', 'keep in mind that', 'record that', 'write down that',
+  'update your notes:', 'update my profile:', 'note for the future:', 'add to your memory that', 'keep track of the fact that', 'file away that',
+];
+const SAVE_MARKERS = [
+  'for the record', 'for your records', 'heads up for later', 'worth remembering', 'for your memory banks', 'something to file', 'note for later',
+  'for future reference', 'remember for next time', 'for next time', 'note to self', 'for safekeeping', 'worth remembering about me', 'quick one for your notes',
+  'for your notes', 'fyi for later', 'one to remember', 'keep in mind going forward', 'save for later', 'for later',
+];
+const SAVE_TRAIL = ['', ' for me', ' please', ' pls', ' thanks', ' for later', ', thanks!', ' going forward', ' so you can remind me later'];
+
+function composeSaveWrapper(rng: Rng): string {
+  const polite = rng.pick(SAVE_POLITE);
+  const request = () => polite + rng.pick(SAVE_VERB_DEST).replace('{o}', rng.pick(SAVE_OBJ)) + rng.pick(SAVE_TRAIL);
+  let w: string;
+  switch (rng.int(6)) {
+    case 0:
+      w = `${request()}: {X}`;
+      break;
+    case 1:
+      w = `{X}. ${upperFirst(request())}${/^(can|could|would) /.test(polite) ? '?' : ''}`;
+      break;
+    case 2:
+      w = `${polite}${rng.pick(SAVE_THAT)} {x}`;
+      break;
+    case 3:
+      w = `${rng.pick(SAVE_MARKERS)}${rng.pick([': ', ' - ', ', '])}{x}`;
+      break;
+    case 4:
+      w = `{X} (${rng.pick(SAVE_MARKERS)})`;
+      break;
+    default:
+      w = rng.chance(0.5) ? `I want you to know going forward that {x}` : `${rng.pick(['going forward', 'from now on', 'for the future'])}, ${polite}${rng.pick(['keep in mind', 'remember', 'note'])} that {x}`;
+  }
+  // Position: a save request inside a longer message.
+  if (rng.chance(0.25)) w = `${rng.pick(['Hi! Busy day here.', 'ok long story short:', 'so anyway,', 'Quick thing before I forget.', 'Morning!', 'Right, unrelated but', 'Sorry, one more.'])} ${w}${rng.pick(['', ' Thanks!', ' cheers', ' Anyway, back to work.', ' 🙏'])}`;
+  return w;
+}
+
 export function generateIntentCorpus(corporaDir: string, rng: Rng, perIntent: number): IntentExample[] {
   const dir = path.join(corporaDir, 'intent');
   const templates = readTemplates(dir);
@@ -96,7 +151,7 @@ export function generateIntentCorpus(corporaDir: string, rng: Rng, perIntent: nu
     let { text, explicitSave, urgency } = base;
     if (rng.chance(0.12)) text = `${rng.pick(aug.fillers)} ${upperFirst(text)}`;
     if (allowSaveWrap && !explicitSave && rng.chance(0.3)) {
-      text = wrap(rng.pick(aug.save_wrappers), text);
+      text = wrap(rng.chance(0.5) ? composeSaveWrapper(rng) : rng.pick(aug.save_wrappers), text);
       explicitSave = true;
     }
     if (urgency === 'normal' && base.intent !== 'GREETING' && rng.chance(0.2)) {

@@ -80,6 +80,25 @@ function makeDate(rng: Rng): string {
     () => `${rng.pick(['end of', 'start of', 'beginning of'])} ${rng.pick(['next month', 'the year', 'Q3', 'March', 'the sprint', 'next week'])}`,
     () => `${month} ${ordinal(day)}, ${year}`,
     () => `${rng.pick(['the first week of', 'the second half of', 'the last week of'])} ${month}`,
+    // v3: more shapes (abbreviated weekdays with ordinals, day-first numerals, dashed months,
+    // fiscal ends, ranges with en dashes, plural weekdays, spelled-out counts).
+    () => `${rng.pick(['Mon', 'Tue', 'Tues', 'Wed', 'Thu', 'Thurs', 'Fri', 'Sat', 'Sun'])}${rng.chance(0.5) ? ` ${rng.pick([ordinal(day), String(day)])}` : ''}`,
+    () => `${String(day).padStart(2, '0')}.${String(1 + rng.int(12)).padStart(2, '0')}.${rng.chance(0.3) ? String(year).slice(2) : ''}`,
+    () => `${day}/${1 + rng.int(12)}`,
+    () => `${rng.pick(['mid', 'early', 'late', 'end-of'])}-${rng.pick([month, rng.pick(MONTH_ABBR)])}`,
+    () => `${rng.pick(['end of', 'start of', 'mid', 'the end of', 'early', 'late'])} ${rng.pick(['Q1', 'Q2', 'Q3', 'Q4', 'H1', 'H2'])}`,
+    () => `${rng.pick(['first', 'second', 'last'])} week of ${rng.pick([month, rng.pick(MONTH_ABBR), 'next month'])}`,
+    () => `the ${rng.pick(['bank holiday', 'long', 'Easter', 'holiday'])} weekend`,
+    () => `${rng.pick(['next', 'last', 'this'])} ${rng.pick([...MONTH_ABBR, month])}`,
+    () => `${day}${rng.pick(['–', '-', ' – '])}${Math.min(31, day + 1 + rng.int(5))} ${rng.pick([month, rng.pick(MONTH_ABBR)])}`,
+    () => `${rng.pick(MONTH_ABBR)} ${day}${rng.pick(['–', '-'])}${Math.min(31, day + 2 + rng.int(5))}`,
+    () => `${wd}s`,
+    () => `${wd} ${ordinal(day)} ${rng.pick([month, rng.pick(MONTH_ABBR)])}`,
+    () => `in ${rng.pick(['ten', 'seven', 'twelve', 'fifteen', '14', '30', 'a couple of'])} ${rng.pick(['days', 'weeks'])}`,
+    () => `every other ${rng.pick([wd, 'week', 'month', 'Friday'])}`,
+    () => `the ${rng.pick(['summer', 'winter', 'spring', 'autumn', 'holidays', 'weekend'])}`,
+    () => `${rng.pick(['TOMORROW', 'TODAY', 'MONDAY', 'FRIDAY', 'NEXT WEEK'])}`,
+    () => `${rng.pick(['EOW', 'EOM', 'EOY', 'end of week', 'end of month', 'close of business Friday'])}`,
   ];
   return rng.pick(forms)();
 }
@@ -106,6 +125,19 @@ function makeTime(rng: Rng): string {
     () => `${String(rng.int(24)).padStart(2, '0')}${m}${rng.pick(['h', ' hrs', ''])}`,
     () => `${h}${rng.pick(['ish', 'pm', 'am'])}`,
     () => `${rng.pick(['tomorrow', 'Friday', 'Monday', 'Sunday'])} ${rng.pick(['morning', 'evening', 'night', 'afternoon'])}`,
+    // v3: hedged, spelled and ranged times; day + part of day is one TIME span.
+    () => `${rng.pick([String(h), `${h}:${m}`, 'noon', 'midday', 'lunch', 'six', 'ten'])}${rng.pick(['ish', '-ish', ' ish'])}`,
+    () => `${rng.pick(['half past', 'quarter past', 'quarter to', 'ten past', 'twenty to'])} ${h}`,
+    () => `${h}${rng.pick(['–', '-', ' – '])}${Math.min(12, h + 1 + rng.int(3))}${rng.pick(['am', 'pm', ' am', ' pm', ''])}`,
+    () => `${h}${rng.pick(['–', '-'])}${h}:${rng.pick(['15', '30', '45'])}${rng.pick(['pm', 'am'])}`,
+    () => `${h}:${m}${rng.pick(['–', '-'])}${Math.min(12, h + 1)}:${m}`,
+    () => `${String(rng.int(24)).padStart(2, '0')}:${m}${rng.pick(['–', '-'])}${String(rng.int(24)).padStart(2, '0')}:${m}`,
+    () => `${String(rng.int(24)).padStart(2, '0')}${m}h`,
+    () => `${rng.pick(['EOD', 'COB', 'end of day', 'first thing', 'lunchtime'])} ${rng.pick(WEEKDAYS.concat(['tomorrow', 'today', 'Fri', 'Mon']))}`,
+    () => `${h} ${rng.pick(['tonight', 'tomorrow morning', 'this evening', 'in the morning'])}`,
+    () => `${WEEKDAYS[rng.int(7)]} ${rng.pick(['night', 'lunchtime', 'evening'])}`,
+    () => `${h}${rng.pick(['AM', 'PM'])}`,
+    () => `${String(rng.int(24)).padStart(2, '0')}:${m}`,
   ];
   return rng.pick(forms)();
 }

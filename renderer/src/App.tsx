@@ -1,8 +1,9 @@
 import { useEffect, type ComponentType } from 'react';
 import { HubProvider } from './hub';
 import { BadgeProvider, useBadges } from './badges';
+import { capCount } from '../../shared/badge';
 import { ToastProvider } from './components/Toasts';
-import { ConnectionIndicator } from './components/ConnectionIndicator';
+import { ConnectionBanner, ConnectionIndicator } from './components/ConnectionIndicator';
 import { IndexStatus } from './components/IndexStatus';
 import { useRoute } from './router';
 import { InboxPage } from './pages/InboxPage';
@@ -41,7 +42,8 @@ const NAV: [NavItem, ...NavItem[]] = [
 function Shell() {
   const [route, go] = useRoute();
   const badges = useBadges();
-  const current = NAV.find((n) => n.id === route) ?? NAV[0];
+  // `#/settings/mail` is the Settings page scrolled to a section.
+  const current = NAV.find((n) => n.id === route.split('/')[0]) ?? NAV[0];
   const Page = current.page;
 
   // Alt+1…7 jumps between pages from anywhere.
@@ -79,7 +81,7 @@ function Shell() {
                   <span className="nav-label">{n.label}</span>
                   {count > 0 && (
                     <span className="badge" data-testid={`nav-badge-${n.id}`} aria-label={`${count} pending`}>
-                      {count > 99 ? '99+' : count}
+                      {capCount(count)}
                     </span>
                   )}
                 </a>
@@ -96,6 +98,7 @@ function Shell() {
         </div>
       </nav>
       <main className="content">
+        <ConnectionBanner />
         <PageErrorBoundary key={current.id} page={current.label}>
           <Page />
         </PageErrorBoundary>
@@ -107,12 +110,17 @@ function Shell() {
 
 function NoToken() {
   return (
-    <div className="no-token">
+    <div className="no-token card">
       <h1>Mailroom</h1>
-      <p>This page needs the link Mailroom printed when it started (it ends in <code>?token=…</code>).</p>
-      <p className="muted">
-        Run <code>mailroom status</code> to see it again.
-      </p>
+      <p>This page needs your private link: Mailroom only answers pages opened with it.</p>
+      <ul>
+        <li>
+          Run <code>mailroom open</code> (or <code>npm run open</code>): it opens Mailroom in your browser.
+        </li>
+        <li>
+          Or use the link <code>mailroom start</code> printed (it ends in <code>?token=…</code>); <code>mailroom status</code> prints it again.
+        </li>
+      </ul>
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useState, type React
 import { call, routes } from './api';
 import { HubEvent } from '../../shared/contract';
 import { useHubEvent, useOnReconnect } from './hub';
+import { capCount } from '../../shared/badge';
 
 const BadgeContext = createContext<Record<string, number>>({});
 
@@ -18,7 +19,7 @@ export function BadgeProvider({ children }: { children: ReactNode }) {
   });
   const total = Object.values(badges).reduce((a, b) => a + b, 0);
   useEffect(() => {
-    document.title = total > 0 ? `(${total}) Mailroom` : 'Mailroom';
+    document.title = total > 0 ? `(${capCount(total)}) Mailroom` : 'Mailroom';
   }, [total]);
   return <BadgeContext.Provider value={badges}>{children}</BadgeContext.Provider>;
 }

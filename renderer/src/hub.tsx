@@ -3,7 +3,23 @@ import { HubConnectionBuilder, HubConnectionState, LogLevel, type HubConnection 
 import { HUB_PATH, type HubEventArgs, type HubEventName, type HubMethodName, type HubMethods } from '../../shared/contract';
 import { bridge } from './api';
 
-export type HubStatus = 'connecting' | 'connected' | 'reconnecting' | 'disconnected';
+/**
+ * `stopped`: nothing answers at this tab's address (the owner stopped, or came back on another
+ * port); `unauthorized`: something answers but refuses this tab's token (another data dir's owner).
+ * Both keep retrying the same address, so a restart on the same port reconnects by itself.
+ */
+export type HubStatus = 'connecting' | 'connected' | 'reconnecting' | 'disconnected' | 'stopped' | 'unauthorized';
+
+/** Why the hub cannot connect: is the owner gone, or is this tab's token refused? */
+async function probeOwner(): Promise<HubStatus> {
+  try {
+    const r = await fetch(bridge.baseUrl + '/api/health', { headers: { authorization: `Bearer ${bridge.token}` }, cache: 'no-store' });
+    if (r.status === 401) return 'unauthorized';
+    return 'reconnecting';
+  } catch {
+    return 'stopped';
+  }
+}
 
 interface HubValue {
   connection: HubConnection;
@@ -12,12 +28,16 @@ interface HubValue {
 
 const HubContext = createContext<HubValue | null>(null);
 
-/** One SignalR connection for the whole app, reconnecting forever with backoff. */
+/**
+ * One SignalR connection for the whole app. A dropped connection retries quickly a few times, then
+ * every 2 s forever, telling the page whether the owner is gone (`stopped`) meanwhile.
+ */
 export function HubProvider({ children }: { children: ReactNode }) {
   const [connection] = useState(() =>
     new HubConnectionBuilder()
       .withUrl(bridge.baseUrl + HUB_PATH, { accessTokenFactory: () => bridge.token })
-      .withAutomaticReconnect({ nextRetryDelayInMilliseconds: (ctx) => Math.min(10_000, 250 * 2 ** ctx.previousRetryCount) })
+      // A few quick tries (a blip); after that, onclose → the probing loop below.
+      .withAutomaticReconnect({ nextRetryDelayInMilliseconds: (ctx) => (ctx.previousRetryCount >= 4 ? null : 250 * 2 ** ctx.previousRetryCount) })
       .configureLogging(LogLevel.None)
       .build(),
   );
@@ -34,9 +54,11 @@ export function HubProvider({ children }: { children: ReactNode }) {
       connection
         .start()
         .then(() => !disposed && setStatus('connected'))
-        .catch(() => {
+        .catch(async () => {
           if (disposed) return;
-          setStatus('reconnecting');
+          const why = await probeOwner();
+          if (disposed) return;
+          setStatus(why);
           retry = setTimeout(start, 2_000);
         });
     };

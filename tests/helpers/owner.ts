@@ -44,6 +44,8 @@ export interface TestOwnerOptions extends Omit<OwnerOptions, 'log'> {
   dataDir?: string;
   vaultDir?: string;
   verbose?: boolean;
+  /** Listen on this port (default: any free one). */
+  listenPort?: number;
   /** Resolve before the vault's background index has caught up (default: wait for it). */
   waitIndexed?: boolean;
 }
@@ -57,7 +59,7 @@ export async function startTestOwner(opts: TestOwnerOptions = {}): Promise<TestO
     if (opts.vaultFrom) fs.cpSync(opts.vaultFrom, vaultDir, { recursive: true });
   }
   if (vaultDir && opts.vaultFiles) writeFiles(vaultDir, opts.vaultFiles);
-  const config = resolveConfig({ dataDir, vault: opts.demo ? undefined : vaultDir, port: 0, env: {}, appRoot: REPO_ROOT });
+  const config = resolveConfig({ dataDir, vault: opts.demo ? undefined : vaultDir, port: opts.listenPort ?? 0, env: {}, appRoot: REPO_ROOT });
   const owner = await startOwner(config, { ...opts, log: opts.verbose ? undefined : silentLogger() });
   // The index builds in the background; most tests want the vault searchable first.
   if (opts.waitIndexed !== false) await owner.core.whenIndexed();

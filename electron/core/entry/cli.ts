@@ -7,6 +7,8 @@ import { resolveConfig, VERSION, type Config } from '../host/config';
 import { findOwner, readLock } from '../host/lock';
 import { claudeDesktopConfigPath, connectClaudeCode, connectClaudeDesktop, connectSnippet } from '../host/connect';
 import { MailroomError } from '../kernel/errors';
+import { openInBrowser } from '../host/browser';
+import type { SettingsDto } from '../../../shared/settings';
 import { createCliRuntime } from './cli-runtime';
 import type { CliCommandDef, CliRuntime } from '../kernel/cli';
 import type { StatusDto } from '../../../shared/contract';
@@ -127,16 +129,48 @@ export function buildProgram(rt: CliRuntime, setOpts: (opts: CommonOpts, cmd: Co
       const get = async <T>(route: string) => (await (await fetch(owner.url + route, { headers: { authorization: `Bearer ${owner.token}` } })).json()) as T;
       const health = await get<{ version: string; vault: string; uptime_s: number }>('/api/health');
       const st = await get<StatusDto>('/api/status').catch(() => undefined);
+      // The owner knows whether it fell back from its usual port (flags of its own start are not ours).
+      const note = (await get<SettingsDto>('/api/settings').catch(() => undefined))?.address?.note ?? null;
       if (opts.json) {
-        process.stdout.write(JSON.stringify({ running: true, pid: owner.pid, port: owner.port, url: `${owner.url}/?token=${owner.token}`, data_dir: config.dataDir, ...health, ...(st ? { index: st.index } : {}) }) + '\n');
+        process.stdout.write(JSON.stringify({ running: true, pid: owner.pid, port: owner.port, url: `${owner.url}/?token=${owner.token}`, data_dir: config.dataDir, ...health, ...(st ? { index: st.index } : {}), port_note: note }) + '\n');
       } else {
         const n = (x: number) => x.toLocaleString('en');
         const idx = st?.index;
         const line = !idx ? 'unknown' : idx.state === 'ready' ? `ready (${n(idx.total)} notes)` : idx.state === 'failed' ? `failed: ${idx.error ?? ''}` : `indexing ${n(idx.done)} / ${n(idx.total)}`;
         process.stdout.write(
-          [`Mailroom ${health.version} is running (pid ${owner.pid}).`, `  UI:    ${owner.url}/?token=${owner.token}`, `  vault: ${health.vault}`, `  index: ${line}`, `  data:  ${config.dataDir}`, `  up:    ${health.uptime_s}s`].join('\n') + '\n',
+          [
+            `Mailroom ${health.version} is running (pid ${owner.pid}).`,
+            `  UI:    ${owner.url}/?token=${owner.token}`,
+            `  vault: ${health.vault}`,
+            `  index: ${line}`,
+            `  data:  ${config.dataDir}`,
+            `  up:    ${health.uptime_s}s`,
+            ...(note ? [`  note:  ${note}`] : []),
+            'Open it in your browser with: mailroom open',
+          ].join('\n') + '\n',
         );
       }
+    });
+
+  common(program.command('open'))
+    .description('open the Mailroom UI in your default browser (prints the link where there is no browser)')
+    .option('--print', 'print the link instead of opening a browser')
+    .action(async (_o: unknown, cmd: Command) => {
+      const opts = cmd.optsWithGlobals() as CommonOpts & { print?: boolean };
+      const config = configFrom(opts);
+      const owner = await findOwner(config.dataDir, 2_000);
+      if (!owner) {
+        process.stderr.write(`Mailroom is not running for ${config.dataDir}. Start it with \`npm start\` (or \`mailroom start\`), then run \`mailroom open\` again.\n`);
+        process.exitCode = 1;
+        return;
+      }
+      const link = `${owner.url}/?token=${owner.token}`;
+      if (opts.print) {
+        process.stdout.write(link + '\n');
+        return;
+      }
+      const r = await openInBrowser(link);
+      process.stdout.write(r.opened ? `Opened ${owner.url} in your browser.\n` : `Could not open a browser here (${r.why}). Open this link yourself:\n  ${link}\n`);
     });
 
   const connect = program.command('connect').description('connect Claude Desktop or Claude Code to Mailroom');

@@ -16,7 +16,9 @@ export async function runHeadless(config: Config, out: (line: string) => void = 
     }
     throw e;
   }
+  if (owner.portNote) out(`Note: ${owner.portNote}`);
   out(`Mailroom is running at ${owner.uiUrl}`);
+  out('Open it in your browser with: mailroom open   (or npm run open)');
   const shutdown = async (signal: string) => {
     owner.core.log.info('shutting down', { signal });
     await owner.stop();

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import envPaths from 'env-paths';
 import { invalidArgument } from '../kernel/errors';
+import { writeFileAtomic } from '../kernel/fs';
+import { DEFAULT_PORT } from '../../../shared/settings';
 import { ConfigFileSchema, type Config, type ConfigFile } from '../kernel/config';
 
 export { ConfigFileSchema, type Config, type ConfigFile } from '../kernel/config';
@@ -15,6 +17,8 @@ export interface ConfigInput {
   port?: number | string;
   env?: NodeJS.ProcessEnv;
   appRoot?: string;
+  /** The port tried when nothing else chooses one (DEFAULT_PORT; tests pass a free one). */
+  defaultPort?: number;
 }
 
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -66,15 +70,36 @@ export function resolveConfig(input: ConfigInput = {}): Config {
   const dataDir = path.resolve(input.dataDir ?? env.MAILROOM_DATA_DIR ?? defaultDataDir(env));
   const file = readConfigFile(dataDir);
   const vaultChoice = input.vault ?? env.MAILROOM_VAULT ?? file.vault;
-  const port =
-    parsePort(input.port, '--port') ?? parsePort(env.MAILROOM_PORT, 'MAILROOM_PORT') ?? file.port ?? 0;
+  const flag = parsePort(input.port, '--port');
+  const fromEnv = parsePort(env.MAILROOM_PORT, 'MAILROOM_PORT');
+  const port = flag ?? fromEnv ?? file.port ?? input.defaultPort ?? DEFAULT_PORT;
+  const portSource = flag !== undefined ? 'flag' : fromEnv !== undefined ? 'env' : file.port !== undefined ? 'file' : 'default';
   return {
     version: VERSION,
     dataDir,
     vaultDir: path.resolve(vaultChoice ?? path.join(dataDir, 'demo-vault')),
     demoVault: vaultChoice === undefined,
     port,
+    portSource,
     file,
     appRoot,
   };
+}
+
+export const configFilePath = (dataDir: string) => path.join(dataDir, 'config.json');
+
+/**
+ * Merges `patch` into `<data-dir>/config.json` (atomic, 0600; other keys kept; `undefined` removes
+ * a key) and returns the new file. Settings and the remembered port are written this way.
+ */
+export function updateConfigFile(dataDir: string, patch: Partial<Record<keyof ConfigFile, unknown>>): ConfigFile {
+  const cur = readConfigFile(dataDir) as Record<string, unknown>;
+  const next: Record<string, unknown> = { ...cur };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === undefined) delete next[k];
+    else next[k] = v;
+  }
+  const parsed = ConfigFileSchema.parse(next);
+  writeFileAtomic(configFilePath(dataDir), JSON.stringify(parsed, null, 2) + '\n', { mode: 0o600 });
+  return parsed;
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { invalidArgument } from '../kernel/errors';
+import { MailroomError, invalidArgument } from '../kernel/errors';
 import { writeFileAtomic } from '../kernel/fs';
 import type { Config } from './config';
 import { mcpEntry } from '../kernel/launch';
@@ -38,18 +38,56 @@ function readJsonObject(file: string): Record<string, unknown> {
  * timestamped backup of the original. Returns the backup path (undefined if there was no file).
  */
 export function mergeMcpServer(file: string, name: string, entry: object): { backup?: string; changed: boolean } {
-  const current = readJsonObject(file);
+  const current = guardFs(file, () => readJsonObject(file));
   const servers = (current.mcpServers ?? {}) as Record<string, unknown>;
   if (typeof servers !== 'object' || Array.isArray(servers)) throw invalidArgument(`${file}: mcpServers is not an object; nothing was changed.`);
   const next = { ...current, mcpServers: { ...servers, [name]: entry } };
   if (JSON.stringify(servers[name]) === JSON.stringify(entry)) return { changed: false };
-  let backup: string | undefined;
-  if (fs.existsSync(file)) {
-    backup = `${file}.bak-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-    fs.copyFileSync(file, backup);
+  // A read-only file is a choice someone made: never replace it (a rename would, silently).
+  if (fs.existsSync(file) && isReadOnly(file)) {
+    throw new MailroomError(
+      'config_read_only',
+      `${file} is read-only, so Mailroom left it alone. Make it writable (chmod u+w "${file}") and run this again, or add the entry by hand: mailroom connect claude-desktop --print shows it.`,
+      { file },
+      409,
+    );
   }
-  writeFileAtomic(file, JSON.stringify(next, null, 2) + '\n', { mode: 0o600 });
-  return { backup, changed: true };
+  return guardFs(file, () => {
+    let backup: string | undefined;
+    if (fs.existsSync(file)) {
+      backup = `${file}.bak-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+      fs.copyFileSync(file, backup);
+    }
+    writeFileAtomic(file, JSON.stringify(next, null, 2) + '\n', { mode: 0o600 });
+    return { backup, changed: true };
+  });
+}
+
+function isReadOnly(file: string): boolean {
+  // The owner's write bit, not access(): root may write anything, yet a 0444 file says "hands off".
+  if ((fs.statSync(file).mode & 0o200) === 0) return true;
+  try {
+    fs.accessSync(file, fs.constants.W_OK);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Permission and file-system errors as a clear MailroomError saying what to do (never a raw stack). */
+function guardFs<T>(file: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const dir = path.dirname(file);
+    if (code === 'EACCES' || code === 'EPERM') {
+      throw new MailroomError('config_not_writable', `Mailroom may not write in ${dir} (permission denied), so ${path.basename(file)} was not changed. Give your user write access to that folder, pass another file with --config, or add the entry by hand: mailroom connect claude-desktop --print shows it.`, { file }, 409);
+    }
+    if (code === 'EROFS') throw new MailroomError('config_not_writable', `${dir} is on a read-only file system; ${path.basename(file)} was not changed. Add the entry by hand: mailroom connect claude-desktop --print shows it.`, { file }, 409);
+    if (code === 'ENOTDIR' || code === 'EISDIR') throw new MailroomError('config_not_writable', `${file} is not a file Mailroom can write (part of the path is not a folder, or it is a folder). Pass the config file with --config.`, { file }, 409);
+    throw e;
+  }
 }
 
 export function connectSnippet(config: Config, env: NodeJS.ProcessEnv = process.env): ConnectSnippetDto {

@@ -1,13 +1,15 @@
 import path from 'node:path';
 import { createLogger, type Logger } from '../kernel/log';
 import type { Scope } from '../kernel/scope';
-import type { Clock, CoreContext, Domain, HubBroadcaster, Platform, ResourceTemplateDef, RouteDef, ToolDef, HubMethodHandler } from '../kernel/types';
+import type { Clock, CompletionSource, CoreContext, Domain, HubBroadcaster, Platform, ResourceTemplateDef, RouteDef, ToolDef, HubMethodHandler } from '../kernel/types';
 import { createHub, type Hub } from '../transports/hub';
 import { createMcpSurface, type McpSurface } from '../transports/mcp';
 import { createCoreContext } from './context';
 import type { Config } from './config';
 import { ensureDemoVault } from './demo';
 import { createAppDomain } from './domain';
+import { openSealedConfig } from './settings';
+import { MailroomError } from '../kernel/errors';
 import { createNlp } from '../domains/nlp';
 import { createMemory } from '../domains/memory';
 import { createMail } from '../domains/mail';
@@ -24,6 +26,10 @@ export interface CoreOptions {
   clock?: Clock;
   /** Set by the owner once the HTTP server listens (for mailroom_info). */
   port?: () => number;
+  /** The port the owner tried first and why it uses another one (Settings shows it). */
+  address?: () => { preferred: number; note: string | null };
+  /** Restarts the owner on a new vault (set by the owner; absent in the CLI's in-process core). */
+  restart?: (next: { vaultDir: string }) => void;
 }
 
 export interface Core {
@@ -36,6 +42,8 @@ export interface Core {
   resourceTemplates: ResourceTemplateDef[];
   /** The MCP surface, built once: the HTTP transport and the stdio bridge serve this one. */
   mcp: McpSurface;
+  /** Every domain's named completion sources (MCP argument completion). */
+  completions: Record<string, CompletionSource>;
   routes: RouteDef[];
   counts(): Record<string, number>;
   /** Resolves when the vault's background index has caught up (start-up) and its watcher is ready. */
@@ -63,6 +71,7 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
     scopes.set(d, c.scope);
     return d;
   };
+  openSealedConfig(ctx);
 
   const domains: Domain[] = [];
   const add = <D extends Domain>(d: D): D => {
@@ -82,7 +91,22 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
 
   const startedAt = Date.now();
   const counts = () => Object.assign({}, ...domains.map((d) => d.counts?.() ?? {})) as Record<string, number>;
-  add(await own('app', (c) => createAppDomain(c, { counts, port: opts.port ?? (() => config.port), startedAt, indexStatus: () => vault.indexStatus() })));
+  const port = opts.port ?? (() => config.port);
+  add(
+    await own('app', (c) => createAppDomain(c, {
+      counts,
+      port,
+      startedAt,
+      address: opts.address ?? (() => ({ preferred: config.port, note: null })),
+      push: (url) => {
+        const git = vault.git();
+        if (!git) throw new MailroomError('git_not_enabled', 'The vault is not a git repository yet; set git_init: true in config.json or run git init in the vault, then restart.');
+        return git.push(url);
+      },
+      restart: opts.restart,
+      indexStatus: () => vault.indexStatus(),
+    })),
+  );
 
   const tools = domains.flatMap((d) => d.tools ?? []);
   const resourceTemplates = domains.flatMap((d) => d.resourceTemplates ?? []);
@@ -95,6 +119,8 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
     for (const [name, fn] of Object.entries(d.hubMethods ?? {})) hub.register(name, fn as HubMethodHandler);
   }
 
+  const completions: Record<string, CompletionSource> = Object.assign({}, ...domains.map((d) => d.completions ?? {}));
+
   let started: Domain[] = [];
   return {
     config,
@@ -104,7 +130,8 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
     domains,
     tools,
     resourceTemplates,
-    mcp: createMcpSurface({ config, log, tools, resourceTemplates, ctx }, log.child('mcp')),
+    mcp: createMcpSurface({ config, log, tools, resourceTemplates, completions, ctx }, log.child('mcp')),
+    completions,
     routes: domains.flatMap((d) => d.routes ?? []),
     counts,
     whenIndexed: () => vault.whenIndexed(),

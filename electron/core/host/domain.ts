@@ -4,8 +4,9 @@ import type { CoreContext, Domain } from '../kernel/types';
 import { coreRoutes as R, type InfoDto, type StatusDto } from '../../../shared/contract';
 import { implement } from '../kernel/route';
 import { connectClaudeDesktop, connectSnippet } from './connect';
+import { settingsRoutes, type SettingsDeps } from './settings';
 
-interface AppDeps {
+interface AppDeps extends SettingsDeps {
   counts(): Record<string, number>;
   port(): number;
   startedAt: number;
@@ -56,6 +57,7 @@ export function createAppDomain(ctx: CoreContext, deps: AppDeps): Domain {
       })),
       implement(R.info, () => info()),
       implement(R.status, () => status()),
+      ...settingsRoutes(ctx, deps),
       implement(R.badges, () => ctx.platform.badges()),
       implement(R.connect, () => connectSnippet(config)),
       implement(R.connectClaudeDesktop, () => {

@@ -10,7 +10,7 @@ export const ConfigFileSchema = z
     /** Remote for `git push` (HTTP(S) URL). */
     git_remote: z.string().optional(),
     /** An OpenAI-compatible endpoint (e.g. a local Ollama) for mapping and drafting. */
-    llm: z.object({ base_url: z.string(), model: z.string(), api_key: z.string().optional() }).optional(),
+    llm: z.object({ base_url: z.string(), model: z.string(), api_key: z.string().optional(), api_key_sealed: z.string().optional() }).optional(),
     /** Paths of larger ONNX models with the same inputs/outputs. */
     models: z.record(z.string(), z.string()).optional(),
   })
@@ -25,6 +25,11 @@ export interface Config {
   demoVault: boolean;
   /** 0 = pick a free port. */
   port: number;
+  /**
+   * Where the port came from. A port asked for by flag or environment must be had (else a clear
+   * error); the remembered or default one falls back to a free port with a note when it is taken.
+   */
+  portSource: 'flag' | 'env' | 'file' | 'default';
   file: ConfigFile;
   /** Repo root (for resources/ and models/). */
   appRoot: string;

@@ -11,8 +11,23 @@ export interface Logger {
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
   child(scope: string): Logger;
+  /**
+   * Calls `sink` with every record of this logger and all its relatives (whatever the file's
+   * level; fields already redacted) until the returned function is called. Lets a transport
+   * (MCP log notifications) follow Mailroom's log without the logger knowing about it.
+   */
+  subscribe(sink: LogSink): () => void;
   close(): void;
 }
+
+/** One log record as sinks see it: the fields are already redacted. */
+export interface LogRecord {
+  level: LogLevel;
+  scope: string;
+  msg: string;
+  fields?: Record<string, unknown>;
+}
+export type LogSink = (rec: LogRecord) => void;
 
 /** Keys whose values never reach a log line. */
 const SECRET_KEY = /(token|secret|password|passwd|authorization|api[_-]?key|cookie|credential)/i;
@@ -48,11 +63,21 @@ export function createLogger(opts: LoggerOptions = {}, scope = 'mailroom'): Logg
       /* a platform without POSIX modes */
     }
   }
-  const state = { fd, closed: false };
+  const state = { fd, closed: false, sinks: new Set<LogSink>() };
   const make = (s: string): Logger => {
     const write = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
-      if (ORDER[lvl] < ORDER[level] || state.closed) return;
-      const rec = { t: new Date().toISOString(), level: lvl, scope: s, msg, ...(fields ? (redact(fields) as object) : {}) };
+      const toFile = (state.fd !== undefined || !!opts.stderr) && ORDER[lvl] >= ORDER[level];
+      if ((!toFile && state.sinks.size === 0) || state.closed) return;
+      const safe = fields ? (redact(fields) as Record<string, unknown>) : undefined;
+      for (const sink of state.sinks) {
+        try {
+          sink({ level: lvl, scope: s, msg, ...(safe ? { fields: safe } : {}) });
+        } catch {
+          /* a sink must never take logging down */
+        }
+      }
+      if (!toFile) return;
+      const rec = { t: new Date().toISOString(), level: lvl, scope: s, msg, ...(safe ?? {}) };
       if (state.fd !== undefined) {
         try {
           fs.writeSync(state.fd, JSON.stringify(rec) + '\n');
@@ -61,7 +86,7 @@ export function createLogger(opts: LoggerOptions = {}, scope = 'mailroom'): Logg
         }
       }
       if (opts.stderr) {
-        const extra = fields ? ' ' + JSON.stringify(redact(fields)) : '';
+        const extra = safe ? ' ' + JSON.stringify(safe) : '';
         process.stderr.write(`[${s}] ${lvl}: ${msg}${extra}\n`);
       }
     };
@@ -71,9 +96,14 @@ export function createLogger(opts: LoggerOptions = {}, scope = 'mailroom'): Logg
       warn: (m, f) => write('warn', m, f),
       error: (m, f) => write('error', m, f),
       child: (sub) => make(`${s}:${sub}`),
+      subscribe: (sink) => {
+        state.sinks.add(sink);
+        return () => void state.sinks.delete(sink);
+      },
       close: () => {
         if (state.closed) return;
         state.closed = true;
+        state.sinks.clear();
         if (state.fd !== undefined) fs.closeSync(state.fd);
       },
     };
@@ -81,8 +111,7 @@ export function createLogger(opts: LoggerOptions = {}, scope = 'mailroom'): Logg
   return make(scope);
 }
 
-/** A logger that drops everything (unit tests). */
+/** A logger that writes nothing (tests); its records still reach subscribers. */
 export function silentLogger(): Logger {
-  const l: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => l, close() {} };
-  return l;
+  return createLogger({});
 }

@@ -150,10 +150,18 @@ export interface CoreContext {
 }
 
 /** What each domain contributes. Everything it starts, it stops. */
+/**
+ * Values a domain offers for argument completion (MCP `completion/complete`), by name, e.g.
+ * `mail.inbox` → inbox ids. Given what was typed so far; returns matching values, best first.
+ */
+export type CompletionSource = (prefix: string) => string[] | Promise<string[]>;
+
 export interface Domain {
   readonly name: string;
   tools?: ToolDef[];
   resourceTemplates?: ResourceTemplateDef[];
+  /** Named value lists for MCP argument completion (prompts name the source they complete from). */
+  completions?: Record<string, CompletionSource>;
   routes?: RouteDef[];
   hubMethods?: Record<string, HubMethodHandler>;
   /** Counts shown by `mailroom_info` and `/api/info`. */

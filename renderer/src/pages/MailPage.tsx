@@ -1,12 +1,15 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, call, routes } from '../api';
 import { HubEvent } from '../../../shared/contract';
 import type { InboxView, SearchHit, ThreadItem } from '../../../shared/contract/mail';
 import { useHubEvent, useOnReconnect } from '../hub';
 import { EmptyState } from '../components/EmptyState';
 import { ImportDrop } from './mail/ImportDrop';
-import { ThreadView, TriageChips } from './mail/ThreadView';
+import { ThreadView, TriageChips, type ThreadCommand } from './mail/ThreadView';
+import { Compose, type ComposeMode } from './mail/Compose';
+import { Snippet } from './mail/Snippet';
 import { who, when } from './mail/format';
+import { capCount } from '../../../shared/badge';
 import './mail/mail.css';
 
 type StatusFilter = 'open' | 'snoozed' | 'closed' | '';
@@ -26,6 +29,9 @@ export function MailPage() {
   const [error, setError] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
   const [address, setAddress] = useState('');
+  const [compose, setCompose] = useState<ComposeMode | null>(null);
+  const [command, setCommand] = useState<ThreadCommand | null>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
 
   const loadInboxes = useCallback(async () => {
     try {
@@ -51,6 +57,7 @@ export function MailPage() {
     if (inboxId) sessionStorage.setItem('mailroom.mail.inbox', inboxId);
     setThreadId(null);
     setHits(null);
+    setCompose(null);
   }, [inboxId]);
   useEffect(() => {
     void call(routes.mail.config)
@@ -80,6 +87,46 @@ export function MailPage() {
   };
 
   const inbox = inboxes?.find((i) => i.id === inboxId);
+
+  // Keyboard: j/k move in the thread list (or the search results), r reply, f forward, e close,
+  // c compose, / search. Never while typing in a field.
+  const keys = useRef<(e: KeyboardEvent) => void>(() => undefined);
+  keys.current = (e: KeyboardEvent) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const el = e.target as HTMLElement | null;
+    if (el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName))) return;
+    const ids = hits ? [...new Set(hits.map((h) => h.thread_id))] : threads.map((t) => t.id);
+    const move = (step: number) => {
+      if (!ids.length) return;
+      const i = threadId ? ids.indexOf(threadId) : -1;
+      const next = ids[Math.max(0, Math.min(ids.length - 1, i < 0 ? 0 : i + step))];
+      if (next === undefined) return;
+      setCompose(null);
+      setThreadId(next);
+      document.querySelector(`[data-thread-id="${CSS.escape(next)}"]`)?.scrollIntoView({ block: 'nearest' });
+    };
+    const run = (kind: ThreadCommand['kind']) => threadId && !compose && setCommand((c) => ({ kind, n: (c?.n ?? 0) + 1 }));
+    const actions: Record<string, () => void> = {
+      j: () => move(1),
+      k: () => move(-1),
+      r: () => run('reply'),
+      f: () => run('forward'),
+      e: () => run('close'),
+      c: () => inbox && setCompose({ kind: 'new' }),
+      '/': () => searchRef.current?.focus(),
+    };
+    const act = actions[e.key];
+    if (act) {
+      e.preventDefault();
+      act();
+    }
+  };
+  useEffect(() => {
+    const on = (e: KeyboardEvent) => keys.current(e);
+    window.addEventListener('keydown', on);
+    return () => window.removeEventListener('keydown', on);
+  }, []);
+
   return (
     <section className="page mail-page">
       <header className="page-header">
@@ -92,8 +139,11 @@ export function MailPage() {
             void search();
           }}
         >
-          <input className="input" type="search" placeholder="Search this inbox" value={query} onChange={(e) => (setQuery(e.target.value), !e.target.value && setHits(null))} aria-label="Search mail" />
+          <input ref={searchRef} className="input" type="search" placeholder="Search this inbox  ( / )" value={query} onChange={(e) => (setQuery(e.target.value), !e.target.value && setHits(null))} aria-label="Search mail" />
         </form>
+        <button className="btn btn-primary" disabled={!inbox} title="New message (c)" onClick={() => setCompose({ kind: 'new' })} data-testid="compose-button">
+          Compose
+        </button>
       </header>
       {note && (
         <p className="ok" role="status" data-testid="mail-note">
@@ -112,7 +162,11 @@ export function MailPage() {
               <li key={i.id}>
                 <button className={`mail-inbox ${i.id === inboxId ? 'active' : ''}`} onClick={() => setInboxId(i.id)}>
                   <span className="mail-inbox-name">{i.name || i.address}</span>
-                  {i.unread > 0 && <span className="badge">{i.unread}</span>}
+                  {i.unread > 0 && (
+                    <span className="badge" aria-label={`${i.unread} unread`}>
+                      {capCount(i.unread)}
+                    </span>
+                  )}
                   {i.status === 'paused' && <span className="chip">paused</span>}
                 </button>
               </li>
@@ -146,7 +200,15 @@ export function MailPage() {
 
         <div className="mail-threads">
           {inboxes && inboxes.length === 0 ? (
-            <EmptyState title="No inboxes yet" body="Add an inbox for an address, then drop an mbox or .eml file on it, or import with `mailroom mail import PATH --inbox ID`." />
+            <EmptyState
+              title="No inboxes yet"
+              body="Add a mail account (IMAP to receive, SMTP to send) in Settings, or add an inbox here and drop an mbox or .eml file on it."
+              action={
+                <a className="btn btn-primary" href="#/settings/mail">
+                  Add a mail account
+                </a>
+              }
+            />
           ) : hits ? (
             <>
               <div className="toolbar">
@@ -158,9 +220,9 @@ export function MailPage() {
               <ul className="list">
                 {hits.map((h) => (
                   <li key={h.message_id}>
-                    <button className={`mail-row ${h.thread_id === threadId ? 'active' : ''}`} onClick={() => setThreadId(h.thread_id)}>
+                    <button className={`mail-row ${h.thread_id === threadId ? 'active' : ''}`} data-thread-id={h.thread_id} onClick={() => (setCompose(null), setThreadId(h.thread_id))}>
                       <span className="mail-row-subject">{h.subject || '(no subject)'}</span>
-                      <span className="muted mail-snippet">{h.snippet}</span>
+                      {h.snippet && <Snippet text={h.snippet} />}
                     </button>
                   </li>
                 ))}
@@ -179,7 +241,7 @@ export function MailPage() {
               <ul className="list" data-testid="thread-list">
                 {threads.map((t) => (
                   <li key={t.id}>
-                    <button className={`mail-row ${t.id === threadId ? 'active' : ''} ${t.unread ? 'unread' : ''}`} onClick={() => setThreadId(t.id)}>
+                    <button className={`mail-row ${t.id === threadId ? 'active' : ''} ${t.unread ? 'unread' : ''}`} data-thread-id={t.id} onClick={() => (setCompose(null), setThreadId(t.id))}>
                       <span className="mail-row-top">
                         <span className="mail-row-who">{t.participants.filter((p) => p.email !== inbox?.address).map(who).slice(0, 2).join(', ') || '—'}</span>
                         {t.messages > 1 && <span className="muted">{t.messages}</span>}
@@ -187,7 +249,7 @@ export function MailPage() {
                       </span>
                       <span className="mail-row-subject">{t.subject || '(no subject)'}</span>
                       <span className="mail-row-chips">
-                        <TriageChips t={t.triage} />
+                        <TriageChips t={t.triage} compact />
                         {t.labels
                           .filter((l) => l !== t.triage?.intent)
                           .map((l) => (
@@ -205,7 +267,26 @@ export function MailPage() {
           )}
         </div>
 
-        <div className="mail-view">{threadId ? <ThreadView key={threadId} threadId={threadId} policies={policies} toast={flash} /> : <p className="muted empty">Pick a thread to read it.</p>}</div>
+        <div className="mail-view">
+          {compose && inbox ? (
+            <Compose
+              key={compose.kind === 'forward' ? compose.message.id : 'new'}
+              inbox={inbox}
+              mode={compose}
+              onCancel={() => setCompose(null)}
+              onDone={(r, msg) => {
+                setCompose(null);
+                flash(msg);
+                if (r.thread_id) setThreadId(r.thread_id);
+                reloadAll();
+              }}
+            />
+          ) : threadId ? (
+            <ThreadView key={threadId} threadId={threadId} policies={policies} toast={flash} command={command} onForward={(m) => setCompose({ kind: 'forward', message: m })} />
+          ) : (
+            <p className="muted empty">Pick a thread to read it (j/k move, r reply, f forward, e close, c compose, / search).</p>
+          )}
+        </div>
       </div>
     </section>
   );

@@ -1,20 +1,50 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { ConnectSnippetDto, InfoDto } from '../../../shared/contract';
-import { ApiError, call, routes } from '../api';
+import type { SettingsDto } from '../../../shared/settings';
+import { api, ApiError, call, routes } from '../api';
+import { useOnReconnect } from '../hub';
+import { useRoute } from '../router';
 import { CopyButton } from '../components/CopyButton';
 import { ModelsPanel } from './settings/ModelsPanel';
+import { MailAccounts } from './settings/MailAccounts';
+import { AddressSetting, GitSetting, LlmSetting, VaultSetting } from './settings/General';
+import './settings/settings.css';
+
+const SECTIONS: Array<[string, string]> = [
+  ['mail', 'Mail accounts'],
+  ['vault', 'Vault'],
+  ['address', 'Address'],
+  ['git', 'Git remote'],
+  ['llm', 'Language model'],
+  ['models', 'Models'],
+  ['claude', 'Connect Claude'],
+  ['about', 'This Mailroom'],
+];
+const anchor = (id: string) => (id === 'mail' ? 'mail-accounts' : id === 'models' ? 'models-panel' : id);
 
 export function SettingsPage() {
+  const [route] = useRoute();
   const [info, setInfo] = useState<InfoDto | null>(null);
+  const [settings, setSettings] = useState<SettingsDto | null>(null);
   const [snippet, setSnippet] = useState<ConnectSnippetDto | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<{ file: string; backup: string | null; changed: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
+  const load = useCallback(() => {
     call(routes.core.info).then(setInfo, (e: Error) => setError(e.message));
+    api.get<SettingsDto>('/api/settings').then(setSettings, (e: Error) => setError(e.message));
     call(routes.core.connect).then(setSnippet, (e: Error) => setError(e.message));
   }, []);
+  useEffect(load, [load]);
+  useOnReconnect(load);
+
+  // #/settings/mail → scrolls to that section.
+  const section = route.split('/')[1];
+  useEffect(() => {
+    if (!section) return;
+    document.getElementById(anchor(section))?.scrollIntoView({ block: 'start' });
+  }, [section, settings]);
 
   const connect = async () => {
     setBusy(true);
@@ -22,7 +52,7 @@ export function SettingsPage() {
     try {
       setResult(await call(routes.core.connectClaudeDesktop));
     } catch (e) {
-      setError(e instanceof ApiError ? `${e.message} (${e.code})` : String(e));
+      setError(e instanceof ApiError ? e.message : String(e));
     } finally {
       setBusy(false);
     }
@@ -33,8 +63,28 @@ export function SettingsPage() {
       <header className="page-header">
         <h1>Settings</h1>
       </header>
+      <nav className="settings-nav" aria-label="Settings sections">
+        {SECTIONS.map(([id, label]) => (
+          <a key={id} href={`#/settings/${id}`} className={section === id ? 'active' : ''}>
+            {label}
+          </a>
+        ))}
+      </nav>
 
-      <div className="card">
+      <MailAccounts />
+
+      {settings && (
+        <>
+          <VaultSetting s={settings} />
+          <AddressSetting s={settings} />
+          <GitSetting key={`git-${settings.git_remote ?? ''}`} s={settings} reload={load} />
+          <LlmSetting key={`llm-${settings.llm?.base_url ?? ''}-${settings.llm?.model ?? ''}`} s={settings} reload={load} />
+        </>
+      )}
+
+      <ModelsPanel paths={settings?.models ?? {}} configFile={settings?.config_file} />
+
+      <div className="card" id="claude">
         <h2>Connect Claude Desktop</h2>
         <p className="muted">
           Adds a <code>mailroom</code> entry to <code>{snippet?.claude_desktop_config_path ?? 'claude_desktop_config.json'}</code>,
@@ -57,9 +107,6 @@ export function SettingsPage() {
             {snippet.snippet}
           </pre>
         )}
-      </div>
-
-      <div className="card">
         <h2>Connect Claude Code</h2>
         <p className="muted">
           Put this in a project’s <code>.mcp.json</code>, or run <code>mailroom connect claude-code --write .</code> in the project.
@@ -76,9 +123,7 @@ export function SettingsPage() {
         )}
       </div>
 
-      <ModelsPanel />
-
-      <div className="card">
+      <div className="card" id="about">
         <h2>This Mailroom</h2>
         {info ? (
           <dl className="facts">
@@ -92,6 +137,14 @@ export function SettingsPage() {
             <dd>
               <code>{info.data_dir}</code>
             </dd>
+            {settings && (
+              <>
+                <dt>Settings file</dt>
+                <dd>
+                  <code>{settings.config_file}</code>
+                </dd>
+              </>
+            )}
             <dt>Owner</dt>
             <dd>
               pid {info.owner_pid}, 127.0.0.1:{info.port}

@@ -29,7 +29,7 @@ describe.skipIf(!DOVECOT)('IMAP sync against a real Dovecot', () => {
     await dovecot?.stop();
   });
 
-  const threads = async () => (await owner.api<Array<{ id: string; subject: string; messages: number; unread: number }>>('GET', '/api/mail/inboxes/alice/threads')).body;
+  const threads = async () => (await owner.api<Array<{ id: string; subject: string; messages: number; unread: number; triage: { intent: string; urgency: string } | null }>>('GET', '/api/mail/inboxes/alice/threads')).body;
 
   it('fetches existing mail, then imports a message that arrives while connected (IDLE)', async () => {
     const s0 = Date.now();
@@ -47,6 +47,9 @@ describe.skipIf(!DOVECOT)('IMAP sync against a real Dovecot', () => {
     const after = await waitFor(threads, (t) => t.length === 2, 15_000, 'message pushed over IDLE');
     process.stderr.write(`[imap] pushed message imported in ${Date.now() - t0} ms\n`);
     expect(after.map((t) => t.subject).sort()).toEqual(['IMAP message 1', 'IMAP message 3']);
+    // Triaged on arrival over IMAP too: intent and urgency without anyone pressing Triage.
+    const triaged = await waitFor(threads, (t) => t.length === 2 && t.every((x) => !!x.triage), 15_000, 'triage on arrival');
+    for (const t of triaged) expect(t.triage!.urgency).toMatch(/^(low|medium|high)$/);
 
     const mcp = await owner.mcp();
     const hits = await callTool<{ results: Array<{ snippet: string }> }>(mcp, 'search_inbox', { inbox_id: 'alice', query: 'Body of message 3' });

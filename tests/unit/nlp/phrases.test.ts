@@ -44,6 +44,36 @@ describe('phrase detector', () => {
     expect(isExplicitSave(0.99, p)).toBe(false);
   });
 
+  // The compositional keep-grammar (verb × object × destination, "that"-clauses, markers):
+  // indirect requests the fixed verbs missed, each of which the old detector left to the model.
+  it.each([
+    "pop this in your notes - Ayla's shoe size is 31",
+    'would you mind keeping a record of this: our boiler is a Worcester 30i',
+    "add it to what you know about me: I'm training for a marathon",
+    "I need you to know going forward that I'm on call every other week",
+    'write down somewhere that the spare tyre is under the boot floor',
+    'tuck this away for later: the gate code is 4321',
+    'Could you add to your notes that my partner is a nurse?',
+    "Busy morning. Anyway, we picked the green sofa, can you hang onto that for me? Thanks",
+  ])('hears an indirect save request in %j', (text) => {
+    const p = detectPhrases(text);
+    expect(p.saveRequest).toBe(true);
+    expect(isExplicitSave(0, p)).toBe(true);
+  });
+
+  it.each([
+    'add a dark mode toggle to my profile settings page',
+    'jot down a packing list for a weekend in Rome',
+    'for the record, who won the 1998 World Cup?',
+    'I should keep track of this somewhere, any app ideas?',
+    'update the notes field in the CRM schema',
+    'can you hang on a sec?',
+  ])('does not read %j as a save request', (text) => {
+    const p = detectPhrases(text);
+    expect(p.saveRequest).toBe(false);
+    expect(isExplicitSave(0.5, p)).toBe(false);
+  });
+
   it.each(['how do i save this in vim?', 'Make a note-taking template for meeting minutes', 'save this file as csv please'])(
     'finds no save request in %j (the model decides)',
     (text) => {

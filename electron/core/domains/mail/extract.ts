@@ -56,11 +56,14 @@ const SYNONYMS: string[][] = [
   ['to', 'destination', 'arrival', 'arrive', 'arrives', 'arriving', 'land', 'lands', 'landing', 'inbound'],
   ['start', 'starts', 'begin', 'begins', 'when'],
   ['end', 'ends', 'until', 'finish', 'finishes', 'when'],
-  ['total', 'amount', 'sum', 'balance', 'payable', 'grand'],
+  ['total', 'amount', 'sum', 'balance', 'payable', 'grand', 'gross', 'amount due', 'total due', 'amount paid'],
+  ['net', 'subtotal', 'sub total', 'before tax', 'excl'],
+  ['tax', 'vat', 'mwst', 'gst', 'sales tax'],
+  ['invoice', 'receipt', 'bill', 'rechnung'],
   ['vendor', 'supplier', 'seller', 'issuer', 'merchant', 'business', 'company', 'biller'],
   ['number', 'no', 'nr', 'ref', 'reference', 'id', 'identifier'],
-  ['issued', 'issue', 'dated', 'invoice date'],
-  ['due', 'deadline'],
+  ['issued', 'issue', 'dated', 'invoice date', 'paid on'],
+  ['due', 'deadline', 'payable by', 'pay by', 'last day'],
   ['organizer', 'organiser', 'host', 'owner'],
   ['attendee', 'attendees', 'participant', 'participants', 'invitee', 'invitees', 'guest', 'guests', 'invited'],
   ['location', 'room', 'venue', 'place', 'where'],
@@ -398,8 +401,12 @@ function patternTokens(text: string, re: RegExp): Array<Found<string>> {
     for (let n = 1; n <= 3 && k + n <= toks.length; n++) {
       const span = text.slice(toks[k].i, toks[k + n - 1].i + toks[k + n - 1].t.length);
       if (n > 1 && /\n/.test(span)) break;
-      if (re.test(span) && !seen.has(toks[k].i)) {
-        out.push({ value: span, index: toks[k].i, text: span });
+      if (seen.has(toks[k].i)) continue;
+      // Repairs the pattern may need: "LX 318" → "LX318", "lis" → "LIS", "TP931" → "TP 931".
+      const variants = [span, span.replace(/\s+/g, ''), span.replace(/^([A-Za-z0-9]{2})(\d{1,4})$/, '$1 $2'), ...(/\d/.test(span) ? [span.toUpperCase(), span.replace(/\s+/g, '').toUpperCase()] : [])];
+      const ok = variants.find((v) => re.test(v));
+      if (ok !== undefined) {
+        out.push({ value: ok, index: toks[k].i, text: span });
         seen.add(toks[k].i);
       }
     }
@@ -574,6 +581,8 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
       if (!spec.check(value)) return;
       // a name is not an identifier: "INV-2041" is no vendor, "4711" no person
       if ((spec.kind === 'org' || spec.kind === 'person') && !looksLikeName(value, ref)) return;
+      // "Mr Henrik Solberg" → "Henrik Solberg": a title is not part of the name
+      if (spec.kind === 'person' && typeof value === 'string') value = value.replace(/^(mr|mrs|ms|miss|mx|dr|prof)\.?\s+/i, '');
       cands.push({ value, score, index });
     };
 
@@ -629,7 +638,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         break;
       }
       case 'email': {
-        const wantsSender = /\b(sender|from|organizer|organiser|vendor|issuer|supplier)\b/.test(words(spec.name));
+        const wantsSender = /\b(sender|from|organizer|organiser|host|vendor|issuer|supplier)\b/.test(words(spec.name));
         if (wantsSender && msg.from) add(msg.from.email, 0.7, -1);
         const all = findEmails(text);
         typed(all, 0.25);
@@ -679,6 +688,8 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
           if (!currencyish && (CURRENCY_CODES.has(up) || COMMON_CAPS.has(up) || up in ZONE_ABBR)) s -= 0.3;
           // inside a parenthesis right after a place name: "Lisbon (LIS)" — the way codes are written
           if (text[f.index - 1] === '(') s += 0.1;
+          // a designator written with a space ("LX 318") beats its bare number ("318")
+          if (/\s/.test(f.text) && f.value.length > f.text.replace(/\s+/g, '').length - 1 && /[A-Z]/.test(f.value) && /\d/.test(f.value)) s += 0.05;
           add(f.value, s, f.index);
         }
         break;
@@ -694,7 +705,8 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         // A business's own display name ("Willow & Finch Carpentry <accounts@…>"); a department
         // name ("Northwind Billing") or a person's name is not one.
         const fn = msg.from?.name?.trim();
-        if (fn && facts?.senderKind !== 'person' && !/\b(billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?)\b/i.test(fn) && !/[<>@]/.test(fn)) add(fn, 0.36 + (orgs.some((o) => fn.toLowerCase().includes(o.text.toLowerCase())) ? 0.35 : 0), -1);
+        const company = !!fn && (/\b(GmbH|AG|Ltd|Limited|Inc|LLC|SA|SAS|BV|NV|Oy|AB|AS|ApS|S\.?r\.?l|KG|plc|Co)\b\.?/.test(fn));
+        if (fn && (facts?.senderKind !== 'person' || company) && !/\b(billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?)\b/i.test(fn) && !/[<>@]/.test(fn)) add(fn, 0.36 + (orgs.some((o) => fn.toLowerCase().includes(o.text.toLowerCase())) ? 0.35 : 0), -1);
         break;
       }
       case 'rows': {
@@ -730,7 +742,9 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
     cands.sort((a, b) => b.score - a.score || (a.index < 0 ? 1 : b.index < 0 ? -1 : a.index - b.index));
     const key = (v: unknown) => JSON.stringify(v).toLowerCase();
     let pick = cands.find((c) => !used.has(key(c.value)));
-    if (pick && pick.score < 0.3) pick = undefined;
+    // A required field takes weaker evidence (a value of its exact pattern/format with no label near it).
+    const floor = Array.isArray(schema.required) && (schema.required as unknown[]).includes(spec.name) ? 0.15 : 0.3;
+    if (pick && pick.score < floor) pick = undefined;
     if (pick && used.size && cands[0] !== pick && cands[0].score - pick.score > 0.45) pick = undefined;
     if (pick) {
       data[spec.name] = pick.value;

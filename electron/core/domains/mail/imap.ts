@@ -1,5 +1,7 @@
 import { ImapFlow } from 'imapflow';
 import type { Logger, SecretBox } from '../../kernel/index';
+import type { ImapSyncState } from '../../../../shared/settings';
+import { describeMailError, retryDelayMs, tlsFor } from './accounts';
 import type { RawItem } from './importers';
 import type { ImportReport } from './ingest';
 import type { InboxRow, MailStore } from './store';
@@ -10,19 +12,19 @@ export interface ImapSyncDeps {
   log: Logger;
   ingest(inbox: InboxRow, items: RawItem[]): Promise<ImportReport>;
   onState?(inboxId: string, state: ImapState): void;
+  /** Wait before the next attempt after n failures in a row (default: 5 s doubling, capped at 15 min). */
+  retryDelay?(failures: number): number;
 }
 
-export interface ImapState {
-  status: 'connecting' | 'idle' | 'syncing' | 'error' | 'stopped';
-  error?: string;
-  last_uid?: number;
-  synced_at?: string;
-}
+export type ImapState = ImapSyncState;
 
 /**
  * Live sync of one inbox from IMAP with imapflow: fetches everything after the last seen UID,
  * then IDLEs (imapflow idles on a selected mailbox when no command runs) and fetches again on
- * every EXISTS. Reconnects with backoff; `stop()` logs out and cancels the reconnect timer.
+ * every EXISTS. After a failure (wrong password, server down, TLS …) the state says what went
+ * wrong in words and the next attempt waits longer each time (5 s doubling, at most 15 min); a
+ * successful login resets the wait, and so does editing the account (a new ImapSync).
+ * `stop()` logs out and cancels the reconnect timer.
  */
 export class ImapSync {
   private client: ImapFlow | undefined;
@@ -30,7 +32,8 @@ export class ImapSync {
   private retry: NodeJS.Timeout | undefined;
   private syncing: Promise<void> | undefined;
   private again = false;
-  private backoff = 1_000;
+  /** Failed attempts in a row since the last successful login. */
+  private failures = 0;
   state: ImapState = { status: 'stopped' };
 
   constructor(
@@ -52,32 +55,49 @@ export class ImapSync {
     const inbox = this.deps.store.findInbox(this.inboxId);
     const imap = inbox?.imap;
     if (!inbox || !imap || inbox.status !== 'active' || this.stopped) return;
-    this.set({ status: 'connecting' });
+    this.set({ ...this.carry(), status: 'connecting' });
+    const at = { protocol: 'IMAP' as const, host: imap.host, port: imap.port };
+    let pass: string;
+    try {
+      pass = this.deps.secrets.decrypt(imap.password_sealed);
+    } catch {
+      // A password sealed by another machine's key cannot be opened: say so, and wait for an edit.
+      this.set({ status: 'error', error_code: 'password_unreadable', error: 'The stored IMAP password cannot be read on this machine. Enter it again in Settings → Mail accounts.' });
+      return;
+    }
     const client = new ImapFlow({
       host: imap.host,
       port: imap.port,
       secure: imap.secure,
-      auth: { user: imap.user, pass: this.deps.secrets.decrypt(imap.password_sealed) },
+      auth: { user: imap.user, pass },
       logger: false,
       // Local test servers use self-signed certificates only when secure is chosen explicitly.
-      tls: { rejectUnauthorized: imap.secure && !/^(127\.0\.0\.1|localhost)$/.test(imap.host) },
+      tls: tlsFor(imap.host, imap.secure),
       emitLogs: false,
+      connectionTimeout: 30_000,
+      greetingTimeout: 30_000,
     });
     this.client = client;
+    let connected = false;
     client.on('error', (e: Error) => this.deps.log.warn('imap error', { inbox: this.inboxId, error: e.message }));
     client.on('close', () => {
       if (this.client === client) this.client = undefined;
-      if (!this.stopped) this.scheduleReconnect('connection closed');
+      // A failed login closes too; that failure is handled (and worded) below, once.
+      if (connected && !this.stopped) this.fail({ code: 'closed', message: `The IMAP server ${imap.host}:${imap.port} closed the connection.` });
     });
     client.on('exists', () => void this.sync());
     try {
       await client.connect();
       await client.mailboxOpen(imap.mailbox || 'INBOX');
-      this.backoff = 1_000;
+      connected = true;
+      this.failures = 0;
       await this.sync();
     } catch (e) {
-      this.set({ status: 'error', error: (e as Error).message });
-      this.deps.log.warn('imap connect failed', { inbox: this.inboxId, error: (e as Error).message });
+      if (this.client === client) this.client = undefined;
+      const words = describeMailError(e, at);
+      this.deps.log.warn('imap connect failed', { inbox: this.inboxId, code: words.code, error: (e as Error).message });
+      // Worded first: the close event that follows finds the retry already scheduled.
+      this.fail(words);
       try {
         client.close();
       } catch {
@@ -86,14 +106,21 @@ export class ImapSync {
     }
   }
 
-  private scheduleReconnect(reason: string) {
+  /** What an error state keeps of the last good one. */
+  private carry(): Partial<ImapState> {
+    const { last_uid, synced_at } = this.state;
+    return { ...(last_uid !== undefined ? { last_uid } : {}), ...(synced_at ? { synced_at } : {}) };
+  }
+
+  private fail(words: { code: string; message: string }) {
     if (this.stopped || this.retry) return;
-    this.set({ status: 'error', error: reason });
+    this.failures++;
+    const wait = (this.deps.retryDelay ?? retryDelayMs)(this.failures);
+    this.set({ ...this.carry(), status: 'error', error: words.message, error_code: words.code, failures: this.failures, retry_in_ms: wait, next_retry_at: new Date(Date.now() + wait).toISOString() });
     this.retry = setTimeout(() => {
       this.retry = undefined;
       void this.connect();
-    }, this.backoff);
-    this.backoff = Math.min(this.backoff * 2, 60_000);
+    }, wait);
   }
 
   /** Fetches new messages; overlapping EXISTS events coalesce into one follow-up pass. */

@@ -1,5 +1,6 @@
 export { mailCommands } from './cli';
 import type { CoreContext, Domain } from '../../kernel/types';
+import { completeFrom } from '../../kernel/complete';
 import type { Nlp } from '../nlp';
 import type { InboxSaveDep, RouterDep } from './deps';
 import { mailResources } from './resources';
@@ -26,6 +27,9 @@ export function createMail(ctx: CoreContext, deps: { nlp?: Nlp; inbox?: InboxSav
     mail,
     tools: mailTools(mail),
     resourceTemplates: mailResources(mail),
+    completions: {
+      'mail.inbox': (typed) => (mail.ready() ? completeFrom(mail.store.listInboxes().map((ib) => ({ id: ib.id, labels: [ib.address, ib.name] })), typed) : []),
+    },
     routes: mailRoutes(mail),
     counts: (): Record<string, number> => {
       if (!mail.ready()) return {};

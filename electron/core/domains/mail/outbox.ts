@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import nodemailer from 'nodemailer';
+import { describeMailError } from './accounts';
 import type Database from 'better-sqlite3';
 import { MailroomError } from '../../kernel/errors';
 import type { Clock, Logger, SecretBox } from '../../kernel/index';
@@ -33,6 +34,21 @@ export interface EnqueueInput {
   body: string;
   draftId?: string;
 }
+
+/** A new message or a forward (no reply threading from the thread's sender). */
+export interface OutgoingInput {
+  key: string;
+  inbox: InboxRow;
+  to: string[];
+  cc: string[];
+  subject: string;
+  body: string;
+  /** A forward: the thread and message it forwards (threads with it; the original rides along as .eml). */
+  forward?: { thread: ThreadRow; message: MessageRow; raw: Buffer };
+}
+
+/** Outbox rows of a new message have no thread until it is sent and stored. */
+export const NEW_THREAD = '';
 
 const MAX_ATTEMPTS = 6;
 const bodySha = (body: string) => crypto.createHash('sha256').update(body.trim()).digest('hex');
@@ -74,8 +90,8 @@ export class Outbox {
     return rows.map((r) => this.rowFrom(r)!);
   }
 
-  private checkSame(existing: OutboxRow, input: EnqueueInput, sha: string): void {
-    if (existing.thread_id !== input.thread.id || existing.body_sha !== sha) {
+  private checkSame(existing: OutboxRow, input: { key: string; thread?: ThreadRow }, sha: string): void {
+    if ((input.thread && existing.thread_id !== input.thread.id) || existing.body_sha !== sha) {
       throw new MailroomError(
         'idempotency_conflict',
         `Idempotency key '${input.key}' was already used for a different reply. Use a new key for a new message.`,
@@ -129,6 +145,51 @@ export class Outbox {
     })();
   }
 
+  /**
+   * Commits a new message or a forward under its key (or returns the row already there; the same
+   * key with other recipients, subject or text is an idempotency_conflict). From is the inbox.
+   */
+  async enqueueOutgoing(input: OutgoingInput): Promise<{ row: OutboxRow; created: boolean }> {
+    const sha = bodySha(JSON.stringify([input.to, input.cc, input.subject.trim(), input.body.trim(), input.forward?.message.id ?? null]));
+    const same = { key: input.key, thread: input.forward?.thread };
+    const before = this.get(input.key);
+    if (before) {
+      this.checkSame(before, same, sha);
+      return { row: before, created: false };
+    }
+    const domain = input.inbox.address.split('@')[1] ?? 'mailroom.local';
+    const internetId = `<mr.${crypto.createHash('sha256').update(input.inbox.id + '\0' + input.key).digest('hex').slice(0, 32)}@${domain}>`;
+    const fwd = input.forward;
+    const parent = fwd?.message.internet_message_id ?? undefined;
+    const raw = await buildRaw({
+      from: input.inbox.name ? { name: input.inbox.name, address: input.inbox.address } : input.inbox.address,
+      to: input.to,
+      cc: input.cc,
+      subject: input.subject,
+      text: fwd ? `${input.body.trim()}\n\n${forwardedBlock(fwd.message)}` : input.body,
+      messageId: internetId,
+      inReplyTo: parent,
+      references: parent ? [...fwd!.message.refs.filter((r) => r !== parent), parent].slice(-20) : [],
+      date: new Date(this.clock.now()),
+      attachments: fwd && fwd.message.attachments.length ? [{ filename: 'forwarded-message.eml', content: fwd.raw, contentType: 'message/rfc822' }] : [],
+    });
+    const messageId = messageIdFor(input.inbox.id, `mid:${internetId}`);
+    return this.db.transaction(() => {
+      const existing = this.get(input.key);
+      if (existing) {
+        this.checkSame(existing, same, sha);
+        return { row: existing, created: false };
+      }
+      this.db
+        .prepare(
+          `INSERT INTO mail_outbox (idempotency_key, message_id, thread_id, inbox_id, draft_id, body_sha, internet_message_id, envelope, raw, status, attempts, next_attempt_at, created_at)
+           VALUES (?, ?, ?, ?, NULL, ?, ?, ?, ?, 'queued', 0, ?, ?)`,
+        )
+        .run(input.key, messageId, fwd?.thread.id ?? NEW_THREAD, input.inbox.id, sha, internetId, JSON.stringify({ from: input.inbox.address, to: [...input.to, ...input.cc] }), raw, this.iso(), this.iso());
+      return { row: this.get(input.key)!, created: true };
+    })();
+  }
+
   /** One delivery attempt for a queued row (concurrent calls for a key share one attempt). */
   attempt(key: string): Promise<OutboxRow> {
     const inflight = this.running.get(key);
@@ -146,7 +207,7 @@ export class Outbox {
     if (claimed.changes === 0) return row;
     const inbox = this.store.findInbox(row.inbox_id);
     const { raw } = this.db.prepare('SELECT raw FROM mail_outbox WHERE idempotency_key = ?').get(key) as { raw: Buffer };
-    if (!inbox?.smtp) return this.settle(key, 'failed', 'This inbox has no SMTP settings; add them on the Mail page and retry.');
+    if (!inbox?.smtp) return this.settle(key, 'failed', 'This inbox has no SMTP account; add one in Settings → Mail accounts (#/settings/mail), then retry.');
     const smtp = inbox.smtp;
     const transport = nodemailer.createTransport({
       host: smtp.host,
@@ -162,14 +223,19 @@ export class Outbox {
       this.settle(key, 'sent');
       try {
         const parsed = await parseRaw(raw, { now: this.clock.now, seen: true });
-        this.store.db.transaction(() => this.store.insert(inbox, parsed, 'outbox', 'outbound'))();
+        const stored = this.store.db.transaction(() => this.store.insert(inbox, parsed, 'outbox', 'outbound'))();
+        // A new message's thread exists only now.
+        if (row.thread_id === NEW_THREAD) this.db.prepare('UPDATE mail_outbox SET thread_id = ? WHERE idempotency_key = ?').run(stored.thread_id, key);
       } catch (e) {
         this.log.warn('sent reply could not be added to its thread', { key, error: String(e) });
       }
       return this.get(key)!;
     } catch (e) {
       const err = e as Error & { responseCode?: number; command?: string; code?: string };
-      const msg = `${err.message}${err.responseCode ? ` (SMTP ${err.responseCode})` : ''}`;
+      const words = describeMailError(e, { protocol: 'SMTP', host: smtp.host, port: smtp.port });
+      // Login, reachability and TLS failures in words; other server answers as they came.
+      const plain = ['auth_failed', 'unreachable', 'host_not_found', 'tls_failed'].includes(words.code);
+      const msg = plain ? words.message : `${err.message}${err.responseCode ? ` (SMTP ${err.responseCode})` : ''}`;
       // No SMTP answer after the message body went out: the server may have it. Never resend.
       if (!err.responseCode && /DATA|message/i.test(err.command ?? '') && err.code !== 'ECONNREFUSED') return this.settle(key, 'uncertain', `Delivery result unknown: ${msg}. Check the recipient or the Sent folder, then retry or mark sent on the Mail page.`);
       const permanent = err.responseCode !== undefined && err.responseCode >= 500;
@@ -240,17 +306,21 @@ export class Outbox {
 async function buildRaw(mail: {
   from: string | { name: string; address: string };
   to: string[];
+  cc?: string[];
   subject: string;
   text: string;
   messageId: string;
   inReplyTo?: string;
   references: string[];
   date: Date;
+  attachments?: Array<{ filename: string; content: Buffer; contentType: string }>;
 }): Promise<Buffer> {
   const t = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   const info = await t.sendMail({
     from: mail.from,
     to: mail.to,
+    ...(mail.cc?.length ? { cc: mail.cc } : {}),
+    ...(mail.attachments?.length ? { attachments: mail.attachments } : {}),
     subject: mail.subject,
     text: mail.text,
     messageId: mail.messageId,
@@ -259,4 +329,19 @@ async function buildRaw(mail: {
     ...(mail.references.length ? { references: mail.references } : {}),
   });
   return info.message as Buffer;
+}
+
+/** The forwarded message, quoted the way mail clients do. */
+function forwardedBlock(m: MessageRow): string {
+  const p = (x: { name?: string | null; email: string }) => (x.name ? `${x.name} <${x.email}>` : x.email);
+  return [
+    '---------- Forwarded message ----------',
+    `From: ${m.from ? p(m.from) : 'unknown'}`,
+    `Date: ${m.created_at}`,
+    `Subject: ${m.subject}`,
+    `To: ${m.to.map(p).join(', ')}`,
+    ...(m.cc.length ? [`Cc: ${m.cc.map(p).join(', ')}`] : []),
+    '',
+    m.text.trim(),
+  ].join('\n');
 }

@@ -3,11 +3,13 @@ import { parseWith } from '../../kernel/tool';
 import { MailroomError, invalidArgument } from '../../kernel/errors';
 import { RawResponse, type RouteDef } from '../../kernel/types';
 import type { MailService } from './service';
+import { MailForwardBody, MailSendBody, forwardSubject, type MailSendResult } from '../../../../shared/mail-compose';
 import type { ThreadStatus } from './store';
+import { ImapAccountSchema, MailTestBodySchema, SmtpAccountSchema } from '../../../../shared/settings';
 
 const InboxCreate = z.object({ address: z.string().min(3), id: z.string().optional(), name: z.string().optional(), labels: z.array(z.string()).optional() });
-const Imap = z.object({ host: z.string().min(1), port: z.number().int().min(1).max(65535), secure: z.boolean().default(true), user: z.string().min(1), password: z.string().optional(), mailbox: z.string().default('INBOX') });
-const Smtp = z.object({ host: z.string().min(1), port: z.number().int().min(1).max(65535), secure: z.boolean().default(false), user: z.string().optional(), password: z.string().optional() });
+const Imap = ImapAccountSchema;
+const Smtp = SmtpAccountSchema;
 const InboxPatch = z.object({
   name: z.string().nullable().optional(),
   labels: z.array(z.string()).optional(),
@@ -25,6 +27,8 @@ export function mailRoutes(mail: MailService): RouteDef[] {
   return [
     { method: 'GET', path: '/api/mail/inboxes', handler: () => s.listInboxes().map((ib) => mail.inboxView(ib)) },
     { method: 'POST', path: '/api/mail/inboxes', handler: (req) => mail.inboxView(mail.createInbox(parseWith(InboxCreate, req.body, 'inbox'))) },
+    // Settings → Mail accounts: "Test connection" before saving.
+    { method: 'POST', path: '/api/mail/accounts/test', handler: async (req) => mail.testAccount(parseWith(MailTestBodySchema, req.body, 'account test')) },
     { method: 'GET', path: '/api/mail/inboxes/:id', handler: (req) => mail.inboxView(s.inbox(req.params.id)) },
     { method: 'PATCH', path: '/api/mail/inboxes/:id', handler: (req) => mail.inboxView(mail.updateInbox(req.params.id, parseWith(InboxPatch, req.body, 'inbox settings'))) },
     {
@@ -141,6 +145,20 @@ export function mailRoutes(mail: MailService): RouteDef[] {
         const key = `draft:${d.id}`;
         if (!mail.outbox.get(key) && d.needs_human_approval && !d.approved_at) mail.approveDraft(d.id);
         return mail.sendReply({ thread_id: d.thread_id, body_or_draft_id: d.id, idempotency_key: key });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/mail/inboxes/:id/send',
+      handler: async (req): Promise<MailSendResult> => mail.sendMessage({ inbox_id: req.params.id, ...parseWith(MailSendBody, req.body, 'message') }),
+    },
+    {
+      method: 'POST',
+      path: '/api/mail/messages/:id/forward',
+      handler: async (req): Promise<MailSendResult> => {
+        const b = parseWith(MailForwardBody, req.body, 'forward');
+        const m = mail.store.message(req.params.id);
+        return mail.sendMessage({ inbox_id: m.inbox_id, ...b, subject: b.subject?.trim() || forwardSubject(m.subject), forward_of: m.id });
       },
     },
     { method: 'POST', path: '/api/mail/threads/:id/reply', handler: async (req) => mail.sendReply({ thread_id: req.params.id, ...parseWith(Reply, req.body, 'reply') }) },

@@ -81,12 +81,14 @@ export function searchMessages(db: Database.Database, q: SearchQuery): SearchHit
     match = terms.join(' OR ');
   }
   // Snippets and columns for the page only.
-  const page = db.prepare(
-    `SELECT m.id AS message_id, m.thread_id, m.subject, m.created_at, snippet(mail_fts, -1, '[', ']', ' … ', 16) AS snippet
-       FROM mail_fts JOIN mail_messages m ON m.rowid = mail_fts.rowid WHERE mail_fts MATCH ? AND mail_fts.rowid = ?`,
-  );
+  // SQLite's FTS5 (3.53) ignores a bound `rowid = ?` next to MATCH and returns the first match,
+  // so every hit got the first hit's snippet; a one-row range is honoured.
+  const snip = db.prepare(`SELECT snippet(mail_fts, -1, '[', ']', ' … ', 16) AS snippet FROM mail_fts WHERE mail_fts MATCH ? AND rowid >= ? AND rowid <= ?`);
+  const cols = db.prepare('SELECT id AS message_id, thread_id, subject, created_at FROM mail_messages WHERE rowid = ?');
   return rows.flatMap((r) => {
-    const h = page.get(match, r.rowid) as Omit<SearchHit, 'score'> | undefined;
-    return h ? [{ ...h, score: r.score, snippet: h.snippet || h.subject }] : [];
+    const h = cols.get(r.rowid) as Omit<SearchHit, 'score' | 'snippet'> | undefined;
+    if (!h) return [];
+    const s = (snip.get(match, r.rowid, r.rowid) as { snippet: string } | undefined)?.snippet;
+    return [{ ...h, score: r.score, snippet: s || h.subject }];
   });
 }

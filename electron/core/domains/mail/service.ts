@@ -11,6 +11,8 @@ import { generateDraft, needsApproval, policyRiskFlags, replyRecipients, replyTa
 import { extractToSchema, type ExtractResult } from './extract';
 import { messageFacts } from './facts';
 import { ImapSync, type ImapState } from './imap';
+import { testImap, testSmtp } from './accounts';
+import type { MailTestBody, MailTestResult } from '../../../../shared/settings';
 import { readSource, readUpload, readUploadFile, type RawItem } from './importers';
 import { ingest, type ImportReport } from './ingest';
 import { Outbox, type OutboxRow } from './outbox';
@@ -56,6 +58,10 @@ interface CursorState {
 
 const sha = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+
+/** Imports touching at most this many threads answer after their triage; bigger ones triage in the background. */
+const ARRIVAL_TRIAGE_INLINE = 200;
+const ARRIVAL_TRIAGE_BATCH = 50;
 
 /** Largest upload the import route accepts (bigger mailboxes import from disk with the CLI). */
 export const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
@@ -182,6 +188,32 @@ export class MailService {
     this.changed(ib.id, 'inbox');
   }
 
+  /**
+   * Tries an IMAP or SMTP login without saving anything. A missing password means the one stored
+   * for `inbox_id` (editing an account without retyping it).
+   */
+  async testAccount(body: MailTestBody & { settings: { password?: string } }): Promise<MailTestResult> {
+    const stored = body.inbox_id ? this.store.inbox(body.inbox_id) : undefined;
+    const open = (sealed: string | undefined) => {
+      if (!sealed) return undefined;
+      try {
+        return this.ctx.platform.secrets.decrypt(sealed);
+      } catch {
+        throw new MailroomError('password_unreadable', 'The stored password cannot be read on this machine; type it again.', {}, 409);
+      }
+    };
+    if (body.kind === 'imap') {
+      const s = body.settings;
+      const password = s.password ?? open(stored?.imap?.password_sealed);
+      if (password === undefined) throw invalidArgument('Type the IMAP password to test the account.');
+      return testImap({ host: s.host, port: s.port, secure: s.secure ?? true, user: s.user, password, mailbox: s.mailbox ?? 'INBOX' });
+    }
+    const s = body.settings;
+    const password = s.password ?? open(stored?.smtp?.password_sealed);
+    if (s.user && password === undefined) throw invalidArgument('Type the SMTP password to test the account.');
+    return testSmtp({ host: s.host, port: s.port, secure: s.secure ?? false, user: s.user || undefined, password });
+  }
+
   /** Inbox view for the UI: settings without secrets, unread counts, sync state. */
   inboxView(ib: InboxRow): Record<string, unknown> {
     const counts = this.store.db.prepare('SELECT count(*) AS n FROM mail_threads WHERE inbox_id = ?').get(ib.id) as { n: number };
@@ -201,8 +233,62 @@ export class MailService {
   async importItems(inboxId: string, items: Iterable<RawItem>, onProgress?: (p: { phase: 'parse' | 'store'; done: number; total: number }) => void): Promise<ImportReport> {
     const ib = this.store.inbox(inboxId);
     const report = await ingest(this.store, ib, items, { now: () => this.ctx.clock.now(), log: this.ctx.log.child('mail.import'), onProgress });
-    if (report.imported) this.changed(ib.id, 'import', { imported: report.imported });
+    if (report.imported) {
+      this.changed(ib.id, 'import', { imported: report.imported });
+      // Triage on arrival: a small import (an IMAP poll, a few .eml) answers already triaged; a
+      // big one is triaged in the background, the chips appearing as it goes.
+      const run = this.triageOnArrival(ib.id, report.thread_ids);
+      if (report.thread_ids.length <= ARRIVAL_TRIAGE_INLINE) await run;
+    }
     return report;
+  }
+
+  private triaging: Promise<void> = Promise.resolve();
+
+  /**
+   * Triages the latest inbound message of each thread that has none yet (default taxonomy), in
+   * the order given, yielding to the event loop between batches; one run at a time, ended by stop().
+   */
+  triageOnArrival(inboxId: string, threadIds: string[]): Promise<void> {
+    const signal = this.lifetime.signal;
+    const run = this.triaging.then(async () => {
+      let tax;
+      try {
+        tax = this.files.taxonomy('default');
+      } catch (e) {
+        this.ctx.log.warn('triage on arrival skipped: no default taxonomy', { error: String(e) });
+        return;
+      }
+      let done = 0;
+      for (let i = 0; i < threadIds.length; i++) {
+        if (signal.aborted) return;
+        const t = this.store.findThread(threadIds[i]);
+        if (!t) continue;
+        const m = [...this.store.threadMessages(t.id)].reverse().find((x) => x.direction === 'inbound');
+        if (!m || m.triage) continue;
+        try {
+          const r = await this.onDeviceTriage(m, tax);
+          if (signal.aborted) return;
+          this.recordTriage(m, t, { ...r, taxonomy_id: tax.id, at: this.iso() });
+          done++;
+        } catch (e) {
+          this.ctx.log.warn('triage on arrival failed', { message_id: m.id, error: String(e) });
+        }
+        if (done && done % ARRIVAL_TRIAGE_BATCH === 0) {
+          this.changed(inboxId, 'triage');
+          await new Promise<void>((r) => setImmediate(r));
+        }
+      }
+      if (done) this.changed(inboxId, 'triage', { triaged: done });
+    });
+    this.triaging = run.catch(() => undefined);
+    return run;
+  }
+
+  private recordTriage(m: MessageRow, t: ThreadRow, record: Record<string, unknown> & TriageResult): void {
+    this.store.setMessageTriage(m.id, record);
+    this.store.setThreadTriage(t.id, { ...record, message_id: m.id });
+    if (record.intent !== 'other' && !t.labels.includes(record.intent)) this.store.setThreadLabels(t.id, [...t.labels, record.intent]);
   }
 
   importPath(inboxId: string, p: string, onProgress?: (p: { phase: 'parse' | 'store'; done: number; total: number }) => void): Promise<ImportReport> {
@@ -336,21 +422,21 @@ export class MailService {
     return structuredLlm({ sample, llm: this.ctx.config.file.llm, signal });
   }
 
+  /** Triage with what is on this machine: taxonomy, facts, concepts, the person's relabels and the ONNX model. */
+  private async onDeviceTriage(m: MessageRow, tax: ReturnType<MailConfigFiles['taxonomy']>): Promise<TriageResult> {
+    const facts = await messageFacts(m, this.store.messageRaw(m.id));
+    const earlier = this.store.threadMessages(m.thread_id).filter((x) => x.id !== m.id && x.created_at <= m.created_at);
+    return triage(m, tax, this.deps.nlp, { facts, concepts: this.concepts(), earlier, examples: this.relabelExamples(m.inbox_id, tax.id, m.id) });
+  }
+
   async triageMessage(a: { message_id: string; taxonomy_id: string }, sample?: (r: SampleRequest) => Promise<string>, signal?: AbortSignal): Promise<TriageResult> {
     const m = this.store.message(a.message_id);
     const tax = this.files.taxonomy(a.taxonomy_id);
-    const facts = await messageFacts(m, this.store.messageRaw(m.id));
-    const thread = this.store.threadMessages(m.thread_id);
-    const earlier = thread.filter((x) => x.id !== m.id && x.created_at <= m.created_at);
-    const onDevice = () => triage(m, tax, this.deps.nlp, { facts, concepts: this.concepts(), earlier, examples: this.relabelExamples(m.inbox_id, tax.id, m.id) });
+    const earlier = this.store.threadMessages(m.thread_id).filter((x) => x.id !== m.id && x.created_at <= m.created_at);
     const llm = await this.llmFor(sample, signal);
-    const r = llm ? ((await llmTriage(llm, m, tax, earlier).catch(() => undefined)) ?? (await onDevice())) : await onDevice();
-    const record = { ...r, taxonomy_id: tax.id, at: this.iso() };
-    this.store.setMessageTriage(m.id, record);
-    const t = this.store.thread(m.thread_id);
-    this.store.setThreadTriage(t.id, { ...record, message_id: m.id });
-    if (r.intent !== 'other' && !t.labels.includes(r.intent)) this.store.setThreadLabels(t.id, [...t.labels, r.intent]);
-    this.changed(m.inbox_id, 'triage', { thread_id: t.id });
+    const r = llm ? ((await llmTriage(llm, m, tax, earlier).catch(() => undefined)) ?? (await this.onDeviceTriage(m, tax))) : await this.onDeviceTriage(m, tax);
+    this.recordTriage(m, this.store.thread(m.thread_id), { ...r, taxonomy_id: tax.id, at: this.iso() });
+    this.changed(m.inbox_id, 'triage', { thread_id: m.thread_id });
     return r;
   }
 
@@ -519,7 +605,7 @@ export class MailService {
     const t = this.store.thread(a.thread_id);
     const ib = this.store.inbox(t.inbox_id);
     const { body, draft } = this.resolveBody(t.id, a.body_or_draft_id);
-    let row: OutboxRow | undefined = this.outbox.get(a.idempotency_key);
+    const row: OutboxRow | undefined = this.outbox.get(a.idempotency_key);
     if (!row) {
       if (draft?.needs_human_approval && !draft.approved_at) {
         throw new MailroomError(
@@ -530,16 +616,51 @@ export class MailService {
         );
       }
       if (draft?.status === 'sent') throw new MailroomError('draft_already_sent', `Draft ${draft.id} was already sent (under another idempotency key).`, { draft_id: draft.id }, 409);
-      if (!ib.smtp) throw new MailroomError('smtp_not_configured', `Inbox '${ib.id}' has no SMTP settings. Add them on the Mail page (inbox settings) or PATCH /api/mail/inboxes/${ib.id}.`, { inbox_id: ib.id }, 409);
-      if (ib.status === 'paused') throw new MailroomError('inbox_paused', `Inbox '${ib.id}' is paused; resume it to send.`, { inbox_id: ib.id }, 409);
+      this.canSend(ib);
     }
     const q = await this.outbox.enqueue({ key: a.idempotency_key, thread: t, inbox: ib, messages: this.store.threadMessages(t.id), body, draftId: draft?.id });
-    row = q.row;
+    return this.deliver(q.row, waitMs);
+  }
+
+  private canSend(ib: InboxRow): void {
+    if (!ib.smtp) throw new MailroomError('smtp_not_configured', `Inbox '${ib.id}' has no SMTP settings. Add an SMTP account for ${ib.address} in Settings → Mail accounts (#/settings/mail), then send again.`, { inbox_id: ib.id }, 409);
+    if (ib.status === 'paused') throw new MailroomError('inbox_paused', `Inbox '${ib.id}' is paused; resume it to send.`, { inbox_id: ib.id }, 409);
+  }
+
+  /**
+   * A new message from an inbox (From = the inbox's address, through its SMTP account), or — with
+   * `forward_of` — a forward of one of its messages. Idempotent per `idempotency_key`, through the
+   * same outbox as replies.
+   */
+  async sendMessage(
+    a: { inbox_id: string; to: string[]; cc?: string[]; subject: string; body: string; idempotency_key: string; forward_of?: string },
+    waitMs = 20_000,
+  ): Promise<{ message_id: string; status: 'queued' | 'sent'; thread_id: string | null }> {
+    if (!a.idempotency_key.trim()) throw invalidArgument('idempotency_key is empty; pass a unique key per message (a UUID works).');
+    const ib = this.store.inbox(a.inbox_id);
+    const bad = [...a.to, ...(a.cc ?? [])].filter((x) => !/^[^\s@<>,;]+@[^\s@<>,;]+\.[^\s@<>,;]+$/.test(x));
+    if (bad.length) throw invalidArgument(`Not an email address: ${bad.join(', ')}.`, { invalid: bad });
+    if (!a.to.length) throw invalidArgument('Add at least one recipient (To).');
+    let forward: { thread: ThreadRow; message: MessageRow; raw: Buffer } | undefined;
+    if (a.forward_of) {
+      const message = this.store.message(a.forward_of);
+      if (message.inbox_id !== ib.id) throw invalidArgument(`Message '${a.forward_of}' is not in inbox '${ib.id}'.`, { message_id: a.forward_of });
+      forward = { message, thread: this.store.thread(message.thread_id), raw: this.store.messageRaw(message.id) };
+    }
+    if (!this.outbox.get(a.idempotency_key)) this.canSend(ib);
+    const q = await this.outbox.enqueueOutgoing({ key: a.idempotency_key, inbox: ib, to: a.to, cc: a.cc ?? [], subject: a.subject, body: a.body, forward });
+    const r = await this.deliver(q.row, waitMs);
+    return { ...r, thread_id: this.outbox.get(a.idempotency_key)?.thread_id || null };
+  }
+
+  /** Waits for the first attempt (up to waitMs) and turns a failed or uncertain row into its error. */
+  private async deliver(queued: OutboxRow, waitMs: number): Promise<{ message_id: string; status: 'queued' | 'sent' }> {
+    let row = queued;
     if (row.status === 'queued') {
       row = await this.awaitAttempt(row.idempotency_key, waitMs);
     }
     if (row.status === 'failed') {
-      throw new MailroomError('send_failed', `Sending failed: ${row.last_error ?? 'unknown error'}. Fix the SMTP settings, then retry from the outbox on the Mail page.`, { message_id: row.message_id, idempotency_key: row.idempotency_key }, 502);
+      throw new MailroomError('send_failed', `Sending failed: ${row.last_error ?? 'unknown error'}. Fix the account in Settings → Mail accounts, then retry from the outbox on the Mail page.`, { message_id: row.message_id, idempotency_key: row.idempotency_key }, 502);
     }
     if (row.status === 'uncertain') {
       throw new MailroomError('delivery_uncertain', row.last_error ?? 'The delivery result is unknown; check, then retry or mark sent on the Mail page.', { message_id: row.message_id, idempotency_key: row.idempotency_key }, 409);
@@ -672,6 +793,7 @@ export class MailService {
     this.lifetime.abort();
     await Promise.allSettled([...this.syncs.values()].map((s) => s.stop()));
     this.syncs.clear();
+    await this.triaging;
     await this.outbox.stop();
   }
 }

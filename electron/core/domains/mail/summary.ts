@@ -1,10 +1,44 @@
 import type { MessageRow, ThreadRow } from './store';
 import { latestText } from './text';
 
+/** Hosts and paths of open/click trackers that mail bodies carry (pixels, redirectors). */
+const TRACKER_HOST = /(^|\.)(list-manage\.com|mailchimp\.com|ct\.sendgrid\.net|sendgrid\.net|mandrillapp\.com|mailgun\.org|mailtrack\.io|hubspotemail\.net|hs-analytics\.net|hubspotlinks\.com|track\.hubspot\.com|doubleclick\.net|google-analytics\.com|exct\.net|awstrack\.me|mktoresp\.com|mkt\d+\.com|sparkpostmail\.com|pstmrk\.it|mcsv\.net|rs6\.net|constantcontact\.com|sendibt\d*\.com|mailjet\.com|klclick\d*\.com|convertkit-mail\d*\.com|trk\.[^./]+\.[a-z]+)$/i;
+const TRACKER_PATH = /\/(open|opened|track|tracking|trk|pixel|beacon|wf\/open|e\/o|o\/|ss\/c|ls\/click|click|unsubscribe)(\.php|\.gif|\.png|\/|\?|$)/i;
+const PIXEL = /[?&](w|width|h|height)=1(&|$)|1x1|spacer\.gif|blank\.gif|pixel\.(gif|png)/i;
+
+/** Whether a URL is tracking noise in a summary: a known tracker, a 1×1 image, or a long query string. */
+export function isTrackingUrl(raw: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return true; // a broken URL is noise too
+  }
+  if (TRACKER_HOST.test(u.hostname)) return true;
+  if (PIXEL.test(raw)) return true;
+  if (TRACKER_PATH.test(u.pathname) && u.search.length > 0) return true;
+  return u.search.length > 40;
+}
+
+/**
+ * Summary text without tracking URLs: tracker links, pixels and long query-string URLs go
+ * (with the brackets or parentheses html-to-text put around them); short plain links stay.
+ */
+export function stripTrackingUrls(text: string): string {
+  return text
+    .replace(/[[(<]?\bhttps?:\/\/[^\s<>()[\]"']+[\])>]?/gi, (m) => {
+      const url = m.replace(/^[[(<]/, '').replace(/[\])>]$/, '');
+      return isTrackingUrl(url.replace(/[.,;:!?]+$/, '')) ? '' : m;
+    })
+    .replace(/\[\s*(image|img)?:?\s*\]/gi, '')
+    .replace(/\(\s*\)|\[\s*\]|<\s*>/g, '')
+    .replace(/[ \t]{2,}/g, ' ');
+}
+
 const who = (m: MessageRow) => m.from?.name ?? m.from?.email ?? 'unknown sender';
 
 function sentences(text: string): string[] {
-  return text
+  return stripTrackingUrls(text)
     .replace(/\s+/g, ' ')
     .split(/(?<=[.!?])\s+(?=[A-Z0-9"'(\p{Lu}])/u)
     .map((s) => s.trim())

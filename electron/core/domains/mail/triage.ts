@@ -55,9 +55,9 @@ export function sentimentOf(text: string, automated = false): Sentiment {
 }
 
 /** Generic urgency evidence, beside the taxonomy's own cue words and definitions. */
-const HIGH_CUES = ['urgent', 'urgently', 'asap', 'as soon as possible', 'immediately', 'right away', 'emergency', 'outage', 'is down', 'are down', 'went down', 'production is', 'in production', 'critical', 'sev1', 'sev 1', 'p1', 'firing', 'failing', 'failed', 'failure', 'overdue', 'final notice', 'final reminder', 'suspended', 'will be suspended', 'cut off', 'disconnected', 'within 24 hours', 'within 48 hours', 'security incident', 'breach', 'no heating', 'no hot water', 'leak', 'flooding', 'blocked', 'blocking', 'degraded', 'penalty', 'legal action', 'eviction'];
-const LOW_CUES = ['newsletter', 'digest', 'unsubscribe', 'no rush', 'whenever', 'fyi', 'no action needed', 'no action required', 'nothing to do', 'no need to', 'for your records', 'receipt', 'confirmation', 'is confirmed', 'booking confirmed', 'reminder of', 'when you get a chance', 'at your convenience', 'thank you for', 'thanks for', 'next month', 'read online', 'shop now', 'offer', 'sale', '% off', 'this week in', 'weekly'];
-const RESOLVED = ['resolved', 'all clear', 'back to normal', 'recovered', 'mitigated', 'fixed', 'closed', 'postmortem', 'post-mortem', 'root cause', 'incident is over', 'has been restored', 'restored', 'working again'];
+const HIGH_CUES = ['urgent', 'urgently', 'asap', 'as soon as possible', 'immediately', 'right away', 'emergency', 'outage', 'is down', 'are down', 'went down', 'production is', 'in production', 'critical', 'sev1', 'sev 1', 'p1', 'firing', 'failing', 'failed', 'failure', 'overdue', 'final notice', 'final reminder', 'suspended', 'will be suspended', 'cut off', 'disconnected', 'within 24 hours', 'within 48 hours', 'security incident', 'breach', 'no heating', 'no hot water', 'leak', 'flooding', 'blocked', 'blocking', 'degraded', 'penalty', 'legal action', 'eviction', 'offline', 'is broken', 'stopped', 'not responding', 'has not reported', 'will not start', 'will not', "won't", 'cannot log in', 'cancelled', 'canceled', 'as soon as you can', 'as soon as possible', 'hospital', 'accident', 'payment failed', 'could not charge', 'bounce', 'need someone today', 'deadline is today', 'due today'];
+const LOW_CUES = ['newsletter', 'digest', 'unsubscribe', 'no rush', 'whenever', 'fyi', 'no action needed', 'no action required', 'nothing to do', 'no need to', 'for your records', 'receipt', 'confirmation', 'is confirmed', 'booking confirmed', 'reminder of', 'when you get a chance', 'at your convenience', 'thank you for', 'thanks for', 'next month', 'read online', 'shop now', 'offer', 'sale', '% off', 'this week in', 'weekly', 'no action is needed', 'nothing needed', 'nothing is needed', 'for your information', 'has been shipped', 'is on its way', 'has accepted', 'has declined', 'accepted:', 'declined:', 'order confirmation', 'thank you for your order', 'paid on', 'amount paid', 'you can ignore', 'endorsed', 'photos', 'we look forward to welcoming', 'call for papers', 'happy to share', 'if useful', 'if helpful'];
+const RESOLVED = ['resolved', 'all clear', 'back to normal', 'recovered', 'mitigated', 'fixed', 'closed', 'postmortem', 'post-mortem', 'root cause', 'incident is over', 'has been restored', 'restored', 'working again', 'back online', 'running again', 'up and running', 'has been running', 'works again', 'sorted', 'solved'];
 
 const SENDER_WORDS: Record<SenderKind, string> = {
   automated: 'automated notification',
@@ -164,7 +164,8 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
 
   // ---- urgency ----
   const levels: Urgency[] = ['low', 'medium', 'high'];
-  const logit: Record<Urgency, number> = { low: 0, medium: 0.35, high: 0 };
+  // Most mail needs nothing from the reader: the prior favours low; an explicit ask earns medium.
+  const logit: Record<Urgency, number> = { low: 0.15, medium: 0.1, high: 0 };
   const prose = tax.urgency.prose;
   const levelDocs = levels.map((l) => vectorize([prose[l] ?? '', ...(tax.urgency[l] ?? [])].join(' '), table));
   if (levelDocs.some((d) => d.size)) {
@@ -183,27 +184,44 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
   // The person's urgency corrections on similar mail.
   for (const { e, sim } of nn.slice(0, 3)) if (e.urgency && sim >= 0.4) logit[e.urgency] += 1.5 * sim;
   // Whether the mail asks anything of the reader: a request or question leans medium, none leans low.
-  const asks = /\?|\b(could|can|would|will) you\b|\bplease\b|\blet me know\b|\bneed(s)? (you|your)\b|\baction required\b/i.test(body || msg.subject);
-  if (asks) logit.medium += 0.25;
-  else logit.low += 0.25;
+  // A bare question ("Fancy joining?") is weaker evidence than a request ("Could you review …").
+  const askText = body || msg.subject;
+  const full = `${msg.subject}\n${(msg.text ?? '').slice(0, 3000)}\n${(msg.html ?? '').slice(0, 6000).replace(/<[^>]*>/g, ' ')}`;
+  // A bill still to pay is an ask; a receipt for one already paid is not.
+  const payDue = /\b(payable|payment due|due date|due by|due on|amount due|total due|balance due|please pay|pay by)\b|^\s*due\b/im.test(full) && !/\b(amount paid|paid on|has been paid|payment received|no action is needed)\b/i.test(full);
+  // An invitation (a calendar REQUEST, or "When: … Where: …" lines) asks for an answer.
+  const invite = (ctx.facts?.events ?? []).some((e) => !e.method || /REQUEST/i.test(e.method)) || (/^\s*(when|date|time)\s*:/im.test(body) && /^\s*(where|location|room|attendees)\s*:/im.test(body)) || /^invitation:/i.test(msg.subject);
+  const request = /\b(could|can|would|will) you\b|\b(could|can|shall) we\b|\bbitte\b|\bneed (a|an|the)\b|\binterested in\b|\b(we|i) would like\b|\bstill open\b|\bplease (review|send|approve|confirm|check|sign|let|reply|call|advise|update)|\blet me know\b|\bneed(s)? (you|your)\b|\baction required\b|\bplease\b.*\bby\b|\b(payment|payable|due)\b.{0,40}\b(by|date|on|until)\b|\bdue date\b|\bamount due\b|\btotal due\b/i.test(askText);
+  const question = /\?/.test(askText);
+  if (request || payDue || invite) logit.medium += 0.55;
+  // A person's question is usually work to answer; a service's question ("Need help?") is not.
+  else if (question) logit.medium += ctx.facts?.senderKind === 'automated' ? 0.05 : 0.3;
+  else logit.low += 0.35;
+  if (payDue) logit.medium += 0.4;
+  // A warm note from a person that asks nothing in particular ("Fancy joining?") is low.
+  if (!request && !payDue && !invite && ctx.facts?.senderKind === 'person' && sentimentScore(body, false).pos >= 1) logit.low += 0.25;
+  if (invite) logit.medium += 0.3;
   const hits = (list: string[]) => list.filter((w) => containsPhrase(text, w)).length;
   const ownHigh = hits(tax.urgency.high);
   const ownLow = hits(tax.urgency.low);
   const ownMed = hits(tax.urgency.medium);
   const genHigh = hits(HIGH_CUES);
   const genLow = hits(LOW_CUES);
-  const soon = hits(['today', 'tonight', 'this morning', 'this afternoon', 'by end of day', 'eod', 'tomorrow morning']);
-  logit.high += 1.2 * Math.min(2, ownHigh) + 0.45 * Math.min(3, genHigh) + 0.2 * Math.min(2, soon);
+  const soon = hits(['today', 'tonight', 'this morning', 'this afternoon', 'by end of day', 'eod', 'tomorrow morning', 'tomorrow', 'right now', 'within the hour']);
+  logit.high += 1.2 * Math.min(2, ownHigh) + 0.55 * Math.min(3, genHigh) + 0.2 * Math.min(2, soon);
   logit.low += 1.0 * Math.min(2, ownLow) + 0.35 * Math.min(3, genLow);
   logit.medium += 0.8 * Math.min(2, ownMed);
   if (hasIntent && intent.urgency) logit[intent.urgency] += 0.7;
   const kind = ctx.facts?.senderKind;
   if (kind === 'automated' && genHigh + ownHigh === 0) logit.low += 0.6;
+  // Breakage with time pressure ("the demo is tomorrow and the firmware will not flash").
+  if (genHigh + ownHigh > 0 && soon > 0) logit.high += 0.3;
   if (ctx.facts?.headers['list-unsubscribe']) logit.low += 0.4;
   // Thread context: an open incident stays high until someone says it is resolved.
-  const resolved = RESOLVED.some((w) => containsPhrase(body || msg.subject, w));
+  const resolved = RESOLVED.some((w) => containsPhrase(body || msg.subject, w)) || (genHigh === 0 && sentimentScore(body, false).pos >= 1.5);
   if (earlierTri.some((t) => t.urgency === 'high')) {
     if (resolved) {
+      // Resolved incidents still leave follow-up (a postmortem) unless the writer says nothing is needed.
       logit.high -= 1.2;
       logit.medium += 0.5;
     } else logit.high += 1.2;

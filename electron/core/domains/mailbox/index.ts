@@ -1,5 +1,6 @@
 export { mailboxCommands } from './cli';
 import type { CoreContext, Domain } from '../../kernel/types';
+import { completeFrom } from '../../kernel/complete';
 import { MailboxService } from './service';
 import { mailboxRoutes } from './routes';
 import { mailboxHubMethods } from './hub';
@@ -23,6 +24,16 @@ export function createMailbox(ctx: CoreContext): Mailbox {
     service,
     tools: [checkInboxTool(service), sendToTaskTool(service), inboxStatusTool(service), sendToPeerTool(service)],
     routes: mailboxRoutes(service),
+    completions: {
+      // Sessions with messages waiting first, then the most recently active.
+      'mailbox.task': (typed) =>
+        service.store.ready()
+          ? completeFrom(
+              [...service.store.list()].sort((a, b) => Number(b.pending > 0) - Number(a.pending > 0) || b.updated_at.localeCompare(a.updated_at)).map((t) => ({ id: t.id, labels: [t.name] })),
+              typed,
+            )
+          : [],
+    },
     hubMethods: mailboxHubMethods(service),
     counts: (): Record<string, number> => (service.store.ready() ? { sessions: service.store.list().length, session_messages_pending: service.store.totalPending() } : {}),
     start() {

@@ -29,12 +29,50 @@ const DISCOURSE = String.raw`(?:(?:hey|hi|hello|ok(?:ay)?|so|also|and|oh|btw|pls
 const POLITE = String.raw`(?:(?:can|could|would|will)\s+you\s+(?:please\s+|pls\s+|kindly\s+|also\s+|just\s+)*|i\s+(?:want|need|would\s+like|'d\s+like|’d\s+like)\s+you\s+to\s+(?:please\s+)?|you\s+(?:should|must|need\s+to|have\s+to)\s+|make\s+sure\s+(?:that\s+)?(?:you\s+)?|be\s+sure\s+to\s+|try\s+to\s+|i\s+want\s+this\s+|i'd\s+like\s+this\s+|(?:i'?d|i\s+would)\s+like\s+to\s+|i\s+want\s+to\s+|let'?s\s+)?`;
 
 /** Save verbs whose object is the content itself ("remember that...", "note: ..."). */
-const SAVE_VERB = String.raw`(?:remember|memori[sz]e|note(?:\s+down)?|make\s+(?:a\s+)?(?:mental\s+)?note(?:\s+of)?|take\s+(?:a\s+)?note(?:\s+of)?|jot\s+(?:this\s+|that\s+|it\s+)?down|write\s+(?:this|that|it)\s+down|keep\s+in\s+mind|bear\s+in\s+mind|don'?t\s+forget|don’t\s+forget|do\s+not\s+forget|never\s+forget|add\s+(?:this|that|it)\s+to\s+(?:your\s+|my\s+)?(?:memory|memories|notes|brain|vault)|commit\s+(?:this|that|it)\s+to\s+memory|update\s+(?:your|my|the)\s+(?:notes|memory|memories)|file\s+(?:this|that|it)\s+(?:away|under)|(?:hang|hold)\s+on\s+to\s+(?:this|that|it)|put\s+(?:this|that|it)\s+on\s+(?:file|record)|keep\s+(?:this|that|it)\s+on\s+(?:file|record)|don'?t\s+let\s+me\s+forget|do\s+not\s+let\s+me\s+forget|make\s+sure\s+i\s+(?:don'?t|never)\s+forget|add\s+(?:this|that|it)\s+to\s+(?:the|my|your)\s+(?:file|records|list)|stash\s+(?:this|that)|keep\s+track\s+of\s+(?:this|that|the\s+fact)|keep\s+(?:a\s+)?(?:note|record)\s+of|lodge\s+(?:this|that)|(?:save|store|record|log|keep)\s+(?:this|that|it|the\s+fact|the\s+following)(?=\s*(?:[:,.!\-–—]|$|for\s+(?:later|future|next\s+time)|somewhere|please|pls|to\s+(?:your\s+|my\s+)?(?:memory|memories|notes)|in\s+(?:your\s+|my\s+)?(?:memory|memories|notes)|as\s+a\s+(?:memory|note))))`;
+const SAVE_VERB = String.raw`(?:remember|memori[sz]e|note(?:\s+down)?|make\s+(?:a\s+)?(?:mental\s+)?note(?:\s+of)?|take\s+(?:a\s+)?note(?:\s+of)?|jot\s+(?:this\s+|that\s+|it\s+)?down|write\s+(?:this|that|it)\s+down|keep\s+in\s+mind|bear\s+in\s+mind|don'?t\s+forget|don’t\s+forget|do\s+not\s+forget|never\s+forget|add\s+(?:this|that|it)\s+to\s+(?:your\s+|my\s+)?(?:memory|memories|notes|brain|vault)|commit\s+(?:this|that|it)\s+to\s+memory|update\s+(?:your|my|the)\s+(?:notes|memory|memories)(?!\s+(?:section|page|component|file|table|field|tab|app|feature|screen|view|module)\b)|file\s+(?:this|that|it)\s+(?:away|under)|(?:hang|hold)\s+on\s+to\s+(?:this|that|it)|put\s+(?:this|that|it)\s+on\s+(?:file|record)|keep\s+(?:this|that|it)\s+on\s+(?:file|record)|don'?t\s+let\s+me\s+forget|do\s+not\s+let\s+me\s+forget|make\s+sure\s+i\s+(?:don'?t|never)\s+forget|add\s+(?:this|that|it)\s+to\s+(?:the|my|your)\s+(?:file|records|list)|stash\s+(?:this|that)|keep\s+track\s+of\s+(?:this|that|the\s+fact)|keep\s+(?:a\s+)?(?:note|record)\s+of|lodge\s+(?:this|that)|(?:save|store|record|log|keep)\s+(?:this|that|it|the\s+fact|the\s+following)(?=\s*(?:[:,.!\-–—]|$|for\s+(?:later|future|next\s+time)|somewhere|please|pls|to\s+(?:your\s+|my\s+)?(?:memory|memories|notes)|in\s+(?:your\s+|my\s+)?(?:memory|memories|notes)|as\s+a\s+(?:memory|note))))`;
 
 const SAVE_RE = new RegExp(`${LEAD}${DISCOURSE}${POLITE}(${SAVE_VERB})\\b(?![-'’])(.{0,400})`, 'iu');
 /** Stand-alone markers that always mean "keep this". */
 const SAVE_MARKER_RE =
   /\b(for (?:future|later) reference|for the record|note to self|memo to self|keep this in mind|add (?:this|that|it) to (?:your |my )?memory|put (?:this|that|it) in (?:your |my )?(?:memory|notes)|so (?:that )?(?:it'?s|you have it|you'?ve got it|it is) (?:saved|stored|on file|noted|written down)|for your records|for posterity|for safekeeping|(?:this|that) is worth remembering)\b/iu;
+
+/**
+ * A compositional grammar of "keep this" requests the fixed verbs above miss: verb × object ×
+ * destination ("stick this in your notes", "hang onto this for me", "add to my profile that…",
+ * "jot down that…", "keep this handy", "for your memory banks", "update what you have on me").
+ * Every branch needs an object of keeping ("this", "that <clause>", ":") or a destination that
+ * is the assistant's memory, so "jot down an outline" or "add error handling to my profile page"
+ * do not match.
+ */
+const K_OBJ = String.raw`(?:this(?:\s+one|\s+bit|\s+info(?:rmation)?|\s+detail)?|that(?:\s+one)?|it|these|the\s+following|the\s+fact\s+that)`;
+const K_MEM = String.raw`(?:(?:your|my|the|ur)\s+)?(?:notes?|memory|memories|memory\s+banks?|records?|files?|profile|brain|knowledge(?:\s+base)?|log|vault|database|list\s+of\s+things\s+about\s+me|info\s+on\s+me)`;
+const K_DEST = String.raw`(?:(?:in|into|to|on|onto|under)\s+${K_MEM}|on\s+(?:file|record)|somewhere(?:\s+safe)?|(?:for|till|until)\s+(?:later|the\s+future|future\s+reference|next\s+time|safekeeping|reference|me|us|when\s+(?:i|we)\s+need\s+it)|handy|on\s+hand|safe|in\s+(?:the\s+back\s+of\s+)?(?:your\s+)?mind|to\s+what\s+you\s+know\s+(?:about|of)\s+me)`;
+const K_THAT = String.raw`(?:that\s+(?=(?:i|i'm|i've|i'd|we|we're|we've|my|our|the|he|she|they|his|her|their|it's|there|[A-Z]\w*)\b)|:|\s*[-–—]\s)`;
+const KEEP_RE = new RegExp(
+  String.raw`(?:` +
+    [
+      String.raw`\b(?:hang|hold)\s+on(?:\s+|\s*)to\s+${K_OBJ}`,
+      String.raw`\bhang\s+onto\s+${K_OBJ}`,
+      String.raw`\b(?:keep|stick|put|pop|throw|stash|store|save|file|jot|write|log|add|drop|tuck|squirrel)\s+${K_OBJ}\s+(?:away\s+|down\s+)?${K_DEST}`,
+      String.raw`\b(?:put|jot|write|note|set|log)\s+(?:it\s+|this\s+|that\s+)?down\s+(?:somewhere\s+|for\s+(?:me|later)\s+)?${K_THAT}`,
+      String.raw`\b(?:add|put|stick|write|note)\s+(?:(?:it|this|that)\s+)?(?:down\s+)?(?:in|into|to|on)\s+${K_MEM}\s*${K_THAT}`,
+      String.raw`\b(?:log|record|store|retain|save|keep|file)\s+(?:the\s+fact\s+)?${K_THAT}`,
+      String.raw`\b(?:file|tuck|squirrel|put|stash|set)\s+(?:away|aside)\s+(?:somewhere\s+)?(?:for\s+(?:later|me)\s+)?${K_THAT}`,
+      String.raw`\b(?:retain|memori[sz]e|internali[sz]e)\s+(?:this|that|the\s+following)\b`,
+      String.raw`\b(?:kept|keeping|keeps)\s+(?:a\s+)?(?:record|note|track|log)\s+of\s+(?:this|that|the\s+fact|it)\b`,
+      String.raw`\bkeep\s+(?:a\s+)?(?:record|note|track|log)\s+(?:of\s+(?:this|that|the\s+fact)|that\s)`,
+      String.raw`\bmake\s+(?:a\s+)?(?:memo|record|mental\s+note|note\s+for\s+(?:later|the\s+future))\b`,
+      String.raw`\bdon'?t\s+lose\s+(?:this|that|it)\b`,
+      String.raw`\bmake\s+sure\s+you\s+(?:know|have|keep|remember|store|save|note)\b`,
+      String.raw`\bi\s+(?:want|need|'d\s+like|would\s+like)\s+you\s+to\s+(?:know|keep\s+in\s+mind|be\s+aware)\b(?=.*\b(?:going\s+forward|from\s+now\s+on|in\s+future|in\s+the\s+future|for\s+(?:later|the\s+future|next\s+time))\b|\s+that\s)`,
+      String.raw`\bupdate\s+(?:your|my|the)\s+(?:notes|memory|memories|records?|profile|file|info(?:rmation)?|knowledge)(?:\s+(?:on|about)\s+me)?\b(?!\s+(?:section|page|component|file|table|schema|field|api|endpoint|screen|view|model|class)\b)`,
+      String.raw`\bupdate\s+what\s+you\s+(?:have|know|remember|keep)\s+(?:on|about)\s+me\b`,
+      String.raw`\b(?:add|put)\s+(?:that|this|it)\s+to\s+what\s+you\s+know\b`,
+      String.raw`\b(?:for\s+(?:your|the)\s+memory\s+banks?|worth\s+remembering|something\s+to\s+(?:file|remember|keep|note)|note\s+for\s+(?:later|the\s+future|future)|heads\s+up\s+for\s+later|for\s+(?:your|the)\s+files|for\s+your\s+(?:notes|memory)|so\s+you\s+(?:have|know)\s+(?:it|this|that)\s+(?:on\s+hand\s+)?(?:later|for\s+later|going\s+forward|in\s+future|for\s+next\s+time)|so\s+you\s+have\s+it\s+on\s+hand|remember\s+for\s+(?:next\s+time|later|the\s+future)|for\s+next\s+time\s*:|going\s+forward,?\s+(?:please\s+)?(?:keep|remember|note|bear))\b`,
+    ].join('|') +
+    String.raw`)`,
+  'iu',
+);
 
 const SELF_NOTE_RE =
   /\b(?:i|i'll|i'd|we|we'll)\s+(?:will\s+|should\s+|must\s+|need\s+to\s+|have\s+to\s+|gotta\s+|ought\s+to\s+|might\s+|can\s+|could\s+)?(?:probably\s+|definitely\s+|totally\s+|really\s+)?(?:remember|make\s+(?:a\s+)?(?:mental\s+)?note|note|write\s+(?:this|that|it)\s+down|jot\s+(?:this|that|it)\s+down|save|keep\s+(?:this|that|it)\s+in\s+mind|memori[sz]e)\b/iu;
@@ -91,20 +129,27 @@ export function detectPhrases(text: string): PhraseSignals {
     const isQuestion = /\?\s*$/.test(clause) || QUESTION_START_RE.test(clause);
     if (isQuestion) anyQuestion = true;
     const m = SAVE_RE.exec(clause);
-    const marker = SAVE_MARKER_RE.exec(clause);
+    const marker = SAVE_MARKER_RE.exec(clause) ?? KEEP_RE.exec(clause);
     if (!m && !marker) continue;
     const verb = (m?.[1] ?? marker?.[1] ?? '').toLowerCase().replace(/\s+/g, ' ');
     const rest = m?.[2] ?? '';
-    const negated = NEGATION_RE.test(clause) && !/\b(?:don'?t|do not|never) forget\b/i.test(clause);
-    const polite = m ? /\b(?:can|could|would|will) you\b/i.test(clause.slice(0, clause.toLowerCase().indexOf(verb) + 1)) : false;
+    // "I should write this down somewhere": the user keeps it themselves.
+    const selfKept = !m && marker !== null && /\b(?:i|i'll|i'd|i'm|we|we'll|we'd|we're)\s+(?:(?:should|will|shall|must|need\s+to|have\s+to|gotta|might|can|could|probably|definitely|really|better|going\s+to|gonna|just)\s+){0,3}$/i.test(clause.slice(0, marker.index));
+    const negated = selfKept || NEGATION_RE.test(clause) && !/\b(?:don'?t|do not|never) forget\b/i.test(clause);
+    const politeRe = /\b(?:can|could|would|will) you\b|\bwould you (?:mind|be so kind)\b/i;
+    const polite = m ? politeRe.test(clause.slice(0, clause.toLowerCase().indexOf(verb) + 1)) : marker ? politeRe.test(clause.slice(0, marker.index + 1)) : false;
     // "do you remember ...?" asks about memory; "can you remember that ...?" asks to keep something.
     const memoryQuestion = /\b(?:do|did|does) you (?:still )?(?:remember|recall)\b/i.test(clause) || /\bremember (?:how|what|when|where|who|which|why|if|whether)\b/i.test(clause) && isQuestion;
     // "remember to add tests", "don't forget to include X in your answer": instructions, not memories.
-    const taskScoped = /^(?:remember|don'?t forget|do not forget|never forget|keep in mind|bear in mind)/i.test(verb) && (/^\s*to\s/i.test(rest) || TASK_SCOPE_RE.test(rest));
+    // "jot down an outline for a blog post" asks for a new text, not to keep one.
+    const artifact = /^(?:jot|write|note)\b/i.test(verb) && /^\s*(?:a|an|some|me\s+(?:a|an|some))\s+(?!note\b)/i.test(rest);
+    const taskScoped = artifact || /^(?:remember|don'?t forget|do not forget|never forget|keep in mind|bear in mind)/i.test(verb) && (/^\s*to\s/i.test(rest) || (TASK_SCOPE_RE.test(rest) && !/^\s*for\s+(?:next\s+time|later|the\s+future)\s*[:,\-–—]/i.test(rest)));
     // "remember when we went to Crete" reminisces; it asks to keep nothing.
     // ... and "Remember me on this computer" names a checkbox.
     const reminiscing = /^remember$/i.test(verb) && /^\s*(?:when\s+(?:we|i|you|they|he|she|it|my|our)\b|the\s+time\b|that\s+time\b|back\s+when\b|how\s+(?:we|i)\b|me\b(?!\s+(?:that|this)\b))/i.test(rest);
-    const questionAboutThis = isQuestion && !polite && !marker;
+    // A marker inside a question keeps nothing ("for the record, what year did the wall fall?")
+    // unless the question is a polite request ("could you add to your notes that…?").
+    const questionAboutThis = isQuestion && !polite && (!marker || QUESTION_START_RE.test(clause.slice(marker.index + marker[0].length).replace(/^[\s,:;\-–—]+/, '')) || /^\s*(?:for the record|for future reference)\b/i.test(marker[0]) && /\?\s*$/.test(clause));
     if (negated) {
       saveNegated = true;
       cues.push('save_negated');

@@ -4,6 +4,7 @@
  */
 export { vaultCommands } from './cli';
 import fs from 'node:fs';
+import { completeFrom } from '../../kernel/complete';
 import path from 'node:path';
 import { parseWith } from '../../kernel/tool';
 import { MailroomError, notFound } from '../../kernel/errors';
@@ -54,7 +55,8 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
   let vgit: VaultGit | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   let pushing: Promise<unknown> = Promise.resolve();
-  const remote = opts.remote ?? ctx.config.file.git_remote;
+  // Read at use time: Settings can change the remote while Mailroom runs.
+  const remoteOf = () => opts.remote ?? ctx.config.file.git_remote;
   const db = ctx.stateDb;
 
   const exclusive = <T>(fn: () => Promise<T> | T): Promise<T> => {
@@ -164,6 +166,7 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
   const commit = async (paths: string[], message: string): Promise<string | undefined> => {
     if (!vgit?.enabled) return undefined;
     const oid = await vgit.commitPaths(paths, message);
+    const remote = remoteOf();
     if (oid && remote) {
       pushing = pushing.then(() => vgit!.push(remote).catch((e: unknown) => log.warn('git push failed', { error: String(e) })));
     }
@@ -245,7 +248,8 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
       });
     },
     async push() {
-      if (!remote) throw new MailroomError('git_remote_missing', 'No git remote configured; set git_remote (an http(s) URL) in config.json.');
+      const remote = remoteOf();
+      if (!remote) throw new MailroomError('git_remote_missing', 'No git remote configured; set one in Settings → Git remote (or git_remote, an http(s) URL, in config.json).');
       if (!vgit) throw new MailroomError('unavailable', 'The vault has not started yet.');
       // One push at a time: after-commit pushes and explicit ones share the same chain.
       const run = pushing.then(() => vgit!.push(remote));
@@ -274,6 +278,14 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
     ...api,
     tools: [search, read],
     resourceTemplates: vaultResources(root, () => index),
+    // The file_this prompt's `item` completes to the notes waiting in inbox/.
+    completions: {
+      'vault.inbox_note': (typed) =>
+        completeFrom(
+          index.notesIn('inbox', { deep: true, limit: 500 }).map((n) => ({ id: n.path, labels: [n.title] })),
+          typed,
+        ),
+    },
     routes: [
       // The Vault page's contract (shared/vault.ts): plain-text snippets with match ranges, pages by offset.
       { method: 'GET', path: '/api/vault/search', handler: (req) => searchPage(index, Object.fromEntries(req.query)) },

@@ -36,6 +36,29 @@ const SECURITY_HEADERS = {
   'x-frame-options': 'DENY',
 };
 
+/** What a browser without the token sees: how to get in, styled like the app (no scripts, inline CSS only). */
+export const NO_TOKEN_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Mailroom — open it with your link</title>
+<style>
+:root{color-scheme:light dark;--bg:#f6f7f9;--panel:#fff;--text:#1c2230;--muted:#6a7385;--border:#e2e6ee;--accent:#3b6ef5;--chip:#eef2fb}
+@media (prefers-color-scheme:dark){:root{--bg:#14171e;--panel:#1b1f28;--text:#e4e8f1;--muted:#8d96a8;--border:#2a303d;--chip:#242b3a}}
+*{box-sizing:border-box}body{margin:0;min-height:100vh;display:grid;place-items:center;background:var(--bg);color:var(--text);font:15px/1.55 ui-sans-serif,system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif}
+main{max-width:560px;margin:24px;background:var(--panel);border:1px solid var(--border);border-radius:10px;padding:28px 32px;box-shadow:0 2px 10px rgba(20,30,60,.06)}
+h1{font-size:20px;margin:0 0 4px;display:flex;gap:10px;align-items:center}.mark{background:var(--accent);color:#fff;border-radius:7px;width:30px;height:30px;display:inline-grid;place-items:center;font-size:16px}
+p{margin:10px 0}.muted{color:var(--muted)}ol{padding-left:20px}li{margin:8px 0}
+code{font:13px ui-monospace,'SF Mono',Menlo,Consolas,monospace;background:var(--chip);border-radius:5px;padding:2px 6px}
+</style></head><body><main>
+<h1><span class="mark" aria-hidden="true">✉</span> Mailroom</h1>
+<p class="muted">This page needs your private link: Mailroom only answers pages opened with it.</p>
+<ol>
+<li>Run <code>mailroom open</code> (or <code>npm run open</code> in the Mailroom folder): it opens Mailroom in your browser.</li>
+<li>Or use the link <code>mailroom start</code> printed when it started (it ends in <code>?token=…</code>).</li>
+<li>Lost it? <code>mailroom status</code> prints it again.</li>
+</ol>
+<p class="muted">Not running? Start it with <code>npm start</code> (or <code>mailroom start</code>).</p>
+</main></body></html>`;
+
 /** Writes a last answer on a raw socket and destroys it once flushed (or after 5 s if the peer never reads). */
 function endAndDestroy(socket: Duplex, text: string): void {
   const timer = setTimeout(() => socket.destroy(), 5_000);
@@ -94,8 +117,8 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
       res.setHeader('set-cookie', `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`);
     } else if (!isAuthorized(req, url, isUi, isHub)) {
       if (isUi) {
-        res.writeHead(401, { 'content-type': 'text/html; charset=utf-8', ...SECURITY_HEADERS });
-        res.end('<!doctype html><title>Mailroom</title><p>Open Mailroom with the link it printed (it ends in <code>?token=…</code>), or run <code>mailroom status</code> to see it again.</p>');
+        res.writeHead(401, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...SECURITY_HEADERS, 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" });
+        res.end(NO_TOKEN_PAGE);
         return;
       }
       res.setHeader('www-authenticate', 'Bearer realm="mailroom"');

@@ -1,7 +1,12 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   ErrorCode as RpcError,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  SetLevelRequestSchema,
+  type LoggingLevel,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
@@ -10,14 +15,22 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { toErrorShape } from '../../kernel/errors';
-import type { JsonObject, ResourceTemplateDef, SampleRequest, ToolContext, ToolDef } from '../../kernel/types';
-import type { Logger } from '../../kernel/log';
+import type { CompletionSource, JsonObject, ResourceTemplateDef, SampleRequest, ToolContext, ToolDef } from '../../kernel/types';
+import type { LogLevel, LogRecord, Logger } from '../../kernel/log';
+import { checkPromptArgs, type PromptContext, type PromptDef } from './prompt';
+import { mailroomPrompts } from './prompts';
 
 export interface McpSurface {
   version: string;
   tools: ToolDef[];
   resourceTemplates: ResourceTemplateDef[];
   log: Logger;
+  /** MCP prompts (mcp/prompts/, one file each). */
+  prompts?: PromptDef[];
+  /** Named completion sources the prompts' arguments complete from (the domains'). */
+  completions?: Record<string, CompletionSource>;
+  /** Mailroom's log, forwarded to each session as `notifications/message` at or above its level. */
+  logs?: Pick<Logger, 'subscribe'>;
   /** Told when a client finishes initializing (the mailbox marks its session running). */
   onSession?: (info: McpSessionInfo & { client?: string }) => void;
 }
@@ -32,19 +45,25 @@ export interface McpSurfaceSource {
   config: { version: string };
   tools: ToolDef[];
   resourceTemplates: ResourceTemplateDef[];
+  completions?: Record<string, CompletionSource>;
   log: Logger;
   ctx: { events: { emit(name: string, payload: unknown): void } };
 }
 
 /**
- * The MCP surface of a core: every domain's tools and resource templates, and an initialized
- * session reported as the `mcp:session` event (the mailbox marks the session running).
+ * The MCP surface of a core: every domain's tools and resource templates, Mailroom's prompts
+ * (completing their arguments from the domains' completion sources), the core's log for log
+ * notifications, and an initialized session reported as the `mcp:session` event (the mailbox
+ * marks the session running).
  */
 export function createMcpSurface(core: McpSurfaceSource, log: Logger = core.log.child('mcp')): McpSurface {
   return {
     version: core.config.version,
     tools: core.tools,
     resourceTemplates: core.resourceTemplates,
+    prompts: mailroomPrompts,
+    completions: core.completions ?? {},
+    logs: core.log,
     log,
     onSession: (info) => core.ctx.events.emit('mcp:session', info),
   };
@@ -83,16 +102,30 @@ export function toolError(err: unknown): CallToolResult {
  */
 export function createMcpServer(surface: McpSurface, session: McpSessionInfo = {}): Server {
   const hasResources = surface.resourceTemplates.length > 0;
+  const prompts = surface.prompts ?? [];
   const server = new Server(
     { name: 'mailroom', version: surface.version, title: 'Mailroom' },
     {
-      capabilities: { tools: {}, ...(hasResources ? { resources: {} } : {}) },
+      capabilities: {
+        tools: {},
+        ...(hasResources ? { resources: {} } : {}),
+        ...(prompts.length ? { prompts: {}, completions: {} } : {}),
+        ...(surface.logs ? { logging: {} } : {}),
+      },
       instructions:
         'Mailroom is the local inbox for the user’s markdown vault, sessions and mail. Tools return JSON; errors are { code, message, details? }.',
     },
   );
   const byName = new Map(surface.tools.map((t) => [t.name, t]));
-  server.oninitialized = () => surface.onSession?.({ ...session, client: server.getClientVersion()?.name });
+  // Log forwarding starts once the session is initialized (a connection that never initializes
+  // holds no subscription) and ends when it closes.
+  const logs = surface.logs ? forwardLogs(server, surface.logs) : undefined;
+  server.oninitialized = () => {
+    logs?.start();
+    surface.onSession?.({ ...session, client: server.getClientVersion()?.name });
+  };
+  server.onclose = () => logs?.stop();
+  if (prompts.length) registerPrompts(server, prompts, surface.completions ?? {}, session);
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: surface.tools.map((t) => ({
@@ -191,4 +224,102 @@ export function createMcpServer(surface: McpSurface, session: McpSessionInfo = {
     });
   }
   return server;
+}
+
+/** Values of a completion source, never throwing (a failing source completes nothing). */
+async function completeWith(sources: Record<string, CompletionSource>, source: string | undefined, typed: string): Promise<string[]> {
+  const fn = source ? sources[source] : undefined;
+  if (!fn) return [];
+  try {
+    return await fn(typed);
+  } catch {
+    return [];
+  }
+}
+
+const MAX_COMPLETIONS = 100;
+
+/** prompts/list, prompts/get, and completion/complete for the prompts' arguments. */
+function registerPrompts(server: Server, prompts: PromptDef[], sources: Record<string, CompletionSource>, session: McpSessionInfo): void {
+  const byName = new Map(prompts.map((p) => [p.name, p]));
+  const ctx: PromptContext = { taskId: session.taskId, complete: (source, typed) => completeWith(sources, source, typed) };
+
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+    prompts: prompts.map((p) => ({
+      name: p.name,
+      title: p.title,
+      description: p.description,
+      arguments: p.arguments.map((a) => ({ name: a.name, description: a.description, required: !!a.required })),
+    })),
+  }));
+
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    const prompt = byName.get(request.params.name);
+    if (!prompt) {
+      throw new McpError(RpcError.InvalidParams, `Unknown prompt '${request.params.name}'. Call prompts/list for the available prompts.`, { code: 'not_found' });
+    }
+    try {
+      return await prompt.render(checkPromptArgs(prompt, request.params.arguments), ctx);
+    } catch (e) {
+      const shape = toErrorShape(e);
+      throw new McpError(shape.code === 'internal' ? RpcError.InternalError : RpcError.InvalidParams, shape.message, shape);
+    }
+  });
+
+  // Completion for what the client cannot know: inbox ids, session ids. An unknown prompt or
+  // argument, or one without a source, completes to nothing (not an error).
+  server.setRequestHandler(CompleteRequestSchema, async (request) => {
+    const { ref, argument } = request.params;
+    const source = ref.type === 'ref/prompt' ? byName.get(ref.name)?.arguments.find((a) => a.name === argument.name)?.complete : undefined;
+    const all = await completeWith(sources, source, argument.value ?? '');
+    return { completion: { values: all.slice(0, MAX_COMPLETIONS), total: all.length, hasMore: all.length > MAX_COMPLETIONS } };
+  });
+}
+
+/** MCP's syslog levels, least severe first; Mailroom's four map onto debug, info, warning, error. */
+const MCP_LEVELS: LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const TO_MCP: Record<LogLevel, LoggingLevel> = { debug: 'debug', info: 'info', warn: 'warning', error: 'error' };
+/** Until the client sets a level, only warnings and errors are sent. */
+export const DEFAULT_MCP_LOG_LEVEL: LoggingLevel = 'warning';
+
+/** Bearer tokens and `token=` query values inside strings (field keys are redacted by the logger). */
+const scrub = (v: unknown, depth = 0): unknown => {
+  if (typeof v === 'string') return v.replace(/(bearer\s+)[^\s"']+/gi, '$1[redacted]').replace(/([?&](?:access_)?token=)[^&\s"']+/gi, '$1[redacted]');
+  if (depth > 6 || v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map((x) => scrub(x, depth + 1));
+  return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, scrub(x, depth + 1)]));
+};
+
+/**
+ * logging/setLevel, and — between start() (the session initialized) and stop() (it closed) —
+ * `notifications/message` for Mailroom's log records at or above the session's level (default
+ * warning).
+ */
+function forwardLogs(server: Server, logs: Pick<Logger, 'subscribe'>): { start(): void; stop(): void } {
+  let min = MCP_LEVELS.indexOf(DEFAULT_MCP_LOG_LEVEL);
+  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+    min = MCP_LEVELS.indexOf(request.params.level);
+    return {};
+  });
+  let sending = false;
+  let unsubscribe: (() => void) | undefined;
+  const sink = (rec: LogRecord) => {
+    const level = TO_MCP[rec.level];
+    // Sending may log (a closed transport): never recurse into ourselves.
+    if (sending || MCP_LEVELS.indexOf(level) < min) return;
+    sending = true;
+    try {
+      const data = scrub({ message: rec.msg, ...(rec.fields ?? {}) });
+      void server.sendLoggingMessage({ level, logger: rec.scope, data }).catch(() => undefined);
+    } finally {
+      sending = false;
+    }
+  };
+  return {
+    start: () => void (unsubscribe ??= logs.subscribe(sink)),
+    stop: () => {
+      unsubscribe?.();
+      unsubscribe = undefined;
+    },
+  };
 }

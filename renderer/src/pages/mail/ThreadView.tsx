@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, call, routes } from '../../api';
 import { HubEvent } from '../../../../shared/contract';
 import { useHubEvent } from '../../hub';
@@ -16,14 +16,15 @@ function HtmlBody({ html }: { html: string }) {
   return <iframe className="mail-html" title="Message" sandbox="allow-same-origin" srcDoc={doc} style={{ height: h }} onLoad={(e) => setH(Math.min(900, (e.currentTarget.contentDocument?.body.scrollHeight ?? 140) + 24))} />;
 }
 
-export function TriageChips({ t }: { t: Triage | null }) {
+/** Triage as chips; `compact` (the thread list) shows intent and urgency only. */
+export function TriageChips({ t, compact }: { t: Triage | null; compact?: boolean }) {
   if (!t) return null;
   return (
-    <span className="mail-chips">
-      <span className="chip">{t.intent}</span>
+    <span className="mail-chips" data-testid="triage-chips">
+      <span className="chip mail-intent">{t.intent}</span>
       <span className={`chip urgency-${t.urgency}`}>{t.urgency} urgency</span>
-      <span className="chip">{t.sentiment}</span>
-      {t.suggested_route && <span className="chip">→ {t.suggested_route.replace(/^vault:/, '')}</span>}
+      {!compact && <span className="chip">{t.sentiment}</span>}
+      {!compact && t.suggested_route && <span className="chip">→ {t.suggested_route.replace(/^vault:/, '')}</span>}
     </span>
   );
 }
@@ -63,7 +64,7 @@ function Relabel({ m, onRelabel }: { m: MessageView; onRelabel(patch: { intent?:
   );
 }
 
-function Message({ m, onTriage, onRelabel }: { m: MessageView; onTriage(): void; onRelabel(patch: { intent?: string; urgency?: string; taxonomy_id: string }): void }) {
+function Message({ m, onTriage, onRelabel, onForward }: { m: MessageView; onTriage(): void; onRelabel(patch: { intent?: string; urgency?: string; taxonomy_id: string }): void; onForward(): void }) {
   return (
     <article className={`card mail-message ${m.direction}`} data-testid="mail-message">
       <header className="mail-message-head">
@@ -74,11 +75,15 @@ function Message({ m, onTriage, onRelabel }: { m: MessageView; onTriage(): void;
       <div className="toolbar">
         <TriageChips t={m.triage} />
         {m.direction === 'inbound' && m.triage && <Relabel m={m} onRelabel={onRelabel} />}
-        {m.direction === 'inbound' && !m.triage && (
-          <button className="btn btn-small" onClick={onTriage}>
-            Triage
+        <span className="mail-spacer" />
+        {m.direction === 'inbound' && (
+          <button className="btn btn-small" onClick={onTriage} title={m.triage ? 'Messages are triaged when they arrive; run it again (e.g. after editing the taxonomy)' : 'Triage this message'}>
+            {m.triage ? 'Re-triage' : 'Triage'}
           </button>
         )}
+        <button className="btn btn-small" onClick={onForward} title="Forward (f forwards the latest message)">
+          Forward
+        </button>
       </div>
       {m.html ? <HtmlBody html={m.html} /> : <pre className="mail-text">{m.text}</pre>}
       {m.remote_content && <p className="muted mail-note">Remote images and tracking pixels in this message were blocked.</p>}
@@ -95,7 +100,25 @@ function Message({ m, onTriage, onRelabel }: { m: MessageView; onTriage(): void;
   );
 }
 
-export function ThreadView({ threadId, policies, toast }: { threadId: string; policies: string[]; toast(msg: string): void }) {
+/** A keyboard command from the Mail page for the open thread (`n` makes each press a new one). */
+export interface ThreadCommand {
+  kind: 'reply' | 'forward' | 'close';
+  n: number;
+}
+
+export function ThreadView({
+  threadId,
+  policies,
+  toast,
+  onForward,
+  command,
+}: {
+  threadId: string;
+  policies: string[];
+  toast(msg: string): void;
+  onForward(m: MessageView): void;
+  command?: ThreadCommand | null;
+}) {
   const [d, setD] = useState<ThreadDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [snooze, setSnooze] = useState('');
@@ -127,6 +150,24 @@ export function ThreadView({ threadId, policies, toast }: { threadId: string; po
     }
   };
 
+  // Keyboard commands: r focuses the reply, f forwards the latest message, e closes the thread.
+  // A command given before this thread opened is not for it.
+  const handled = useRef(command?.n ?? 0);
+  useEffect(() => {
+    if (!command || !d || command.n === handled.current) return;
+    handled.current = command.n;
+    if (command.kind === 'reply') {
+      const el = document.querySelector<HTMLElement>('[data-testid="draft-editor"] textarea, [data-testid="draft-editor"] input');
+      el?.scrollIntoView({ block: 'nearest' });
+      el?.focus();
+    } else if (command.kind === 'forward') {
+      const last = d.messages[d.messages.length - 1];
+      if (last) onForward(last);
+    } else if (command.kind === 'close' && d.thread.status !== 'closed') {
+      void act(() => call(routes.mail.updateThread, { params: { id: d.thread.id }, body: { status: 'closed' } }), 'Closed.');
+    }
+  });
+
   if (error && !d) return <p className="error">{error}</p>;
   if (!d) return <p className="muted">Loading…</p>;
   const t = d.thread;
@@ -148,7 +189,7 @@ export function ThreadView({ threadId, policies, toast }: { threadId: string; po
             </button>
           )}
           {t.status !== 'closed' && (
-            <button className="btn btn-small" onClick={() => void act(() => call(routes.mail.updateThread, { params: { id: t.id }, body: { status: 'closed' } }))}>
+            <button className="btn btn-small" title="Close (e)" onClick={() => void act(() => call(routes.mail.updateThread, { params: { id: t.id }, body: { status: 'closed' } }))}>
               Close
             </button>
           )}
@@ -167,7 +208,8 @@ export function ThreadView({ threadId, policies, toast }: { threadId: string; po
         <Message
           key={m.id}
           m={m}
-          onTriage={() => void act(() => call(routes.mail.triage, { params: { id: m.id }, body: { taxonomy_id: 'default' } }))}
+          onForward={() => onForward(m)}
+          onTriage={() => void act(() => call(routes.mail.triage, { params: { id: m.id }, body: { taxonomy_id: 'default' } }), 'Triaged again.')}
           onRelabel={(patch) => void act(() => call(routes.mail.relabel, { params: { id: m.id }, body: patch }), 'Relabelled; similar mail will follow it.')}
         />
       ))}

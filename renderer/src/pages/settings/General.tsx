@@ -1,0 +1,261 @@
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import type { CheckResult, SettingsDto, VaultSwitchDto } from '../../../../shared/settings';
+import { SECRET_MASK } from '../../../../shared/secrets';
+import { api, ApiError } from '../../api';
+import { useHub, useHubEvent } from '../../hub';
+import { HubEvent, type IndexProgressDto, type StatusDto } from '../../../../shared/api';
+
+const errText = (e: unknown) => (e instanceof ApiError ? e.message : String(e));
+
+function Result({ r, testId }: { r: CheckResult | string | null; testId?: string }) {
+  if (!r) return null;
+  if (typeof r === 'string')
+    return (
+      <p className="error" role="alert" data-testid={testId}>
+        {r}
+      </p>
+    );
+  return (
+    <p className={r.ok ? 'ok' : 'error'} role={r.ok ? 'status' : 'alert'} data-testid={testId}>
+      {r.ok ? '✓ ' : ''}
+      {r.message}
+    </p>
+  );
+}
+
+function Card({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <div className="card" id={id} data-testid={`settings-${id}`}>
+      <h2>{title}</h2>
+      {children}
+    </div>
+  );
+}
+
+/** The vault: choose a folder by path, validated by the owner, which then restarts on it and re-indexes. */
+export function VaultSetting({ s }: { s: SettingsDto }) {
+  const [path, setPath] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [msg, setMsg] = useState<CheckResult | string | null>(null);
+  const { status } = useHub();
+  const [switching, setSwitching] = useState<VaultSwitchDto | null>(null);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setMsg(null);
+    try {
+      const r = await api.put<VaultSwitchDto>('/api/settings/vault', { path: path.trim() });
+      if (r.restarting) setSwitching(r);
+      else setMsg({ ok: true, message: `Saved: ${r.path} (${r.notes} notes).` });
+      setPath('');
+    } catch (err) {
+      setMsg(errText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const [progress, setProgress] = useState<IndexProgressDto | null>(null);
+  useHubEvent(HubEvent.indexProgress, (x) => switching && setProgress(x as IndexProgressDto));
+  // The owner restarts on the new vault; once the hub is back on it, follow the index until ready.
+  const onNewVault = !!switching && status === 'connected' && s.vault.path === switching.path;
+  useEffect(() => {
+    if (!onNewVault) return;
+    api.get<StatusDto>('/api/status').then((st) => setProgress(st.index), () => undefined);
+  }, [onNewVault]);
+  useEffect(() => {
+    if (onNewVault && switching && progress?.state === 'ready') {
+      setMsg({ ok: true, message: `Now using ${switching.path}: ${progress.total || switching.notes} notes indexed.` });
+      setSwitching(null);
+      setProgress(null);
+    } else if (onNewVault && progress?.state === 'failed') {
+      setMsg(`Now using ${switching!.path}, but indexing failed (see the log).`);
+      setSwitching(null);
+      setProgress(null);
+    }
+  }, [onNewVault, switching, progress]);
+
+  return (
+    <Card id="vault" title="Vault">
+      <p className="muted">
+        The folder of markdown notes Mailroom reads and files into.
+        {s.vault.demo && ' You are using the demo vault: choose your own folder to start for real.'}
+      </p>
+      <dl className="facts">
+        <dt>Now</dt>
+        <dd>
+          <code data-testid="vault-path">{s.vault.path}</code>
+        </dd>
+      </dl>
+      <form className="toolbar" onSubmit={(e) => void submit(e)}>
+        <input className="input grow" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/you/notes" aria-label="Vault folder" />
+        <button className="btn btn-primary" disabled={busy || !path.trim() || !!switching}>
+          {busy ? 'Checking…' : 'Use this folder'}
+        </button>
+      </form>
+      {switching && (
+        <div className="progress" role="status" data-testid="vault-switching">
+          {onNewVault && progress?.total ? (
+            <>
+              <progress max={progress.total} value={progress.done} aria-label="Indexing" />
+              Indexing {progress.done.toLocaleString('en')} / {progress.total.toLocaleString('en')} notes of <code>{switching.path}</code>…
+            </>
+          ) : (
+            <>
+              <div className="progress-bar indeterminate" />
+              Switching to <code>{switching.path}</code> ({switching.notes} notes)…
+            </>
+          )}
+        </div>
+      )}
+      <Result r={msg} testId="vault-result" />
+    </Card>
+  );
+}
+
+/** Where Mailroom answers, and why it may not be the usual port. */
+export function AddressSetting({ s }: { s: SettingsDto }) {
+  return (
+    <Card id="address" title="Address">
+      <dl className="facts">
+        <dt>This run</dt>
+        <dd>
+          <code data-testid="address-url">{s.address.url}</code>
+        </dd>
+        <dt>Usual port</dt>
+        <dd>{s.address.preferred === 0 ? 'any free port' : s.address.preferred}</dd>
+      </dl>
+      {s.address.note && (
+        <p className="warn-note" role="alert" data-testid="address-note">
+          {s.address.note}
+        </p>
+      )}
+      <p className="muted">
+        Mailroom keeps the same address between starts, so bookmarks and open tabs keep working. Open it any time with <code>mailroom open</code>. Change the port with{' '}
+        <code>npm start -- --port 7720</code> for one run, or <code>&quot;port&quot;</code> in <code>{s.config_file}</code> for good.
+      </p>
+    </Card>
+  );
+}
+
+export function GitSetting({ s, reload }: { s: SettingsDto; reload: () => void }) {
+  const [url, setUrl] = useState(s.git_remote ?? '');
+  const [busy, setBusy] = useState<string | null>(null);
+  const [msg, setMsg] = useState<CheckResult | string | null>(null);
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy('save');
+    setMsg(null);
+    try {
+      await api.put('/api/settings/git-remote', { url: url.trim() });
+      setMsg({ ok: true, message: url.trim() ? 'Saved. Every change Mailroom commits is pushed there.' : 'Removed: changes stay in the local git history only.' });
+      reload();
+    } catch (err) {
+      setMsg(errText(err));
+    } finally {
+      setBusy(null);
+    }
+  };
+  const test = async () => {
+    setBusy('test');
+    setMsg(null);
+    try {
+      setMsg(await api.post<CheckResult>('/api/settings/git-remote/test', { url: url.trim() }));
+    } catch (err) {
+      setMsg(errText(err));
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <Card id="git" title="Git remote">
+      <p className="muted">Mailroom commits every change it makes in the vault. With a remote, it pushes each commit there too (an https URL; put a token in it as the password if the server needs one).</p>
+      <form className="toolbar" onSubmit={(e) => void save(e)}>
+        <input className="input grow" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://git.example.com/you/notes.git" aria-label="Git remote URL" />
+        <button className="btn btn-primary" disabled={!!busy}>
+          {busy === 'save' ? 'Saving…' : 'Save'}
+        </button>
+        <button type="button" className="btn" onClick={() => void test()} disabled={!!busy || !url.trim()}>
+          {busy === 'test' ? 'Pushing…' : 'Test push'}
+        </button>
+      </form>
+      <Result r={msg} testId="git-result" />
+    </Card>
+  );
+}
+
+export function LlmSetting({ s, reload }: { s: SettingsDto; reload: () => void }) {
+  const [baseUrl, setBaseUrl] = useState(s.llm?.base_url ?? '');
+  const [model, setModel] = useState(s.llm?.model ?? '');
+  const [key, setKey] = useState('');
+  const [busy, setBusy] = useState<string | null>(null);
+  const [msg, setMsg] = useState<CheckResult | string | null>(null);
+  const body = () => ({ base_url: baseUrl.trim(), model: model.trim(), ...(key ? { api_key: key } : {}) });
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy('save');
+    setMsg(null);
+    try {
+      await api.put('/api/settings/llm', body());
+      setKey('');
+      setMsg({ ok: true, message: baseUrl.trim() ? 'Saved. Drafting and mapping use this model when the client offers none.' : 'Removed: Mailroom uses its templates and on-device models only.' });
+      reload();
+    } catch (err) {
+      setMsg(errText(err));
+    } finally {
+      setBusy(null);
+    }
+  };
+  const test = async () => {
+    setBusy('test');
+    setMsg(null);
+    try {
+      setMsg(await api.post<CheckResult>('/api/settings/llm/test', body()));
+    } catch (err) {
+      setMsg(errText(err));
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <Card id="llm" title="Language model">
+      <p className="muted">Optional. An OpenAI-compatible endpoint — a local Ollama or LM Studio, or a hosted one — for drafting replies and mapping routes. Without it Mailroom uses templates and its small on-device models.</p>
+      <form onSubmit={(e) => void save(e)}>
+        <div className="form-grid">
+          <label>
+            Base URL
+            <input className="input" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="http://127.0.0.1:11434/v1" />
+          </label>
+          <label>
+            Model
+            <input className="input" value={model} onChange={(e) => setModel(e.target.value)} placeholder="llama3.2" />
+          </label>
+          <label>
+            <span>
+              API key <span className="muted">(if the endpoint needs one)</span>
+            </span>
+            <input
+              className="input"
+              type="password"
+              value={key}
+              onChange={(e) => setKey(e.target.value)}
+              placeholder={s.llm?.has_api_key ? `${SECRET_MASK} stored — leave empty to keep it` : ''}
+              autoComplete="new-password"
+              aria-label="API key"
+            />
+          </label>
+        </div>
+        <div className="toolbar">
+          <button className="btn btn-primary" disabled={!!busy}>
+            {busy === 'save' ? 'Saving…' : 'Save'}
+          </button>
+          <button type="button" className="btn" onClick={() => void test()} disabled={!!busy || !baseUrl.trim() || !model.trim()}>
+            {busy === 'test' ? 'Asking the model…' : 'Test'}
+          </button>
+        </div>
+      </form>
+      <Result r={msg} testId="llm-result" />
+    </Card>
+  );
+}

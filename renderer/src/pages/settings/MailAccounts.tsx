@@ -1,0 +1,409 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import type { ImapSyncState, MailInboxView, MailTestBody, MailTestResult } from '../../../../shared/settings';
+import { api, ApiError } from '../../api';
+import { useHubEvent, useOnReconnect } from '../../hub';
+
+const errText = (e: unknown) => (e instanceof ApiError ? e.message : String(e));
+
+function ago(iso: string): string {
+  const s = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
+  return new Date(iso).toLocaleDateString();
+}
+
+function inWords(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s} s` : `${Math.round(s / 60)} min`;
+}
+
+/** The IMAP sync state of one inbox, in words. */
+function SyncStatus({ sync, hasImap }: { sync: ImapSyncState | null; hasImap: boolean }) {
+  if (!hasImap) return <span className="muted">Receiving: not set up</span>;
+  if (!sync || sync.status === 'stopped') return <span className="chip">Paused</span>;
+  if (sync.status === 'error') {
+    return (
+      <span className="account-error" role="alert" data-testid="account-error">
+        <span className="chip chip-danger">Not syncing</span> {sync.error}
+        {sync.retry_in_ms !== undefined && <span className="muted"> Next try in {inWords(sync.retry_in_ms)}{sync.failures && sync.failures > 1 ? ` (attempt ${sync.failures + 1})` : ''}.</span>}
+      </span>
+    );
+  }
+  if (sync.status === 'connecting') return <span className="chip">Connecting…</span>;
+  if (sync.status === 'syncing') return <span className="chip">Syncing…</span>;
+  return (
+    <span className="chip chip-ok" data-testid="account-synced">
+      Synced{sync.synced_at ? ` ${ago(sync.synced_at)}` : ''}
+    </span>
+  );
+}
+
+interface FormState {
+  address: string;
+  name: string;
+  imapOn: boolean;
+  imapHost: string;
+  imapPort: string;
+  imapSecure: boolean;
+  imapUser: string;
+  imapPassword: string;
+  mailbox: string;
+  smtpOn: boolean;
+  smtpHost: string;
+  smtpPort: string;
+  smtpSecure: boolean;
+  smtpUser: string;
+  smtpPassword: string;
+}
+
+const blank: FormState = {
+  address: '',
+  name: '',
+  imapOn: true,
+  imapHost: '',
+  imapPort: '993',
+  imapSecure: true,
+  imapUser: '',
+  imapPassword: '',
+  mailbox: 'INBOX',
+  smtpOn: true,
+  smtpHost: '',
+  smtpPort: '465',
+  smtpSecure: true,
+  smtpUser: '',
+  smtpPassword: '',
+};
+
+function formOf(ib: MailInboxView): FormState {
+  return {
+    address: ib.address,
+    name: ib.name ?? '',
+    imapOn: !!ib.imap,
+    imapHost: ib.imap?.host ?? '',
+    imapPort: String(ib.imap?.port ?? 993),
+    imapSecure: ib.imap?.secure ?? true,
+    imapUser: ib.imap?.user ?? ib.address,
+    imapPassword: '',
+    mailbox: ib.imap?.mailbox ?? 'INBOX',
+    smtpOn: !!ib.smtp,
+    smtpHost: ib.smtp?.host ?? '',
+    smtpPort: String(ib.smtp?.port ?? 465),
+    smtpSecure: ib.smtp?.secure ?? true,
+    smtpUser: ib.smtp?.user ?? ib.address,
+    smtpPassword: '',
+  };
+}
+
+const imapOf = (f: FormState) => ({ host: f.imapHost.trim(), port: Number(f.imapPort), secure: f.imapSecure, user: f.imapUser.trim(), mailbox: f.mailbox.trim() || 'INBOX', ...(f.imapPassword ? { password: f.imapPassword } : {}) });
+const smtpOf = (f: FormState) => ({ host: f.smtpHost.trim(), port: Number(f.smtpPort), secure: f.smtpSecure, ...(f.smtpUser.trim() ? { user: f.smtpUser.trim() } : {}), ...(f.smtpPassword ? { password: f.smtpPassword } : {}) });
+
+function TestResult({ r, testId }: { r: MailTestResult | string | null; testId: string }) {
+  if (!r) return null;
+  if (typeof r === 'string') return <p className="error" role="alert" data-testid={testId}>{r}</p>;
+  return (
+    <p className={r.ok ? 'ok' : 'error'} role={r.ok ? 'status' : 'alert'} data-testid={testId}>
+      {r.ok ? '✓ ' : ''}
+      {r.message}
+    </p>
+  );
+}
+
+/** Add or edit the IMAP + SMTP account of one inbox. */
+function AccountForm({ editing, onDone }: { editing: MailInboxView | null; onDone: (saved: boolean) => void }) {
+  const [f, setF] = useState<FormState>(editing ? formOf(editing) : blank);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [imapTest, setImapTest] = useState<MailTestResult | string | null>(null);
+  const [smtpTest, setSmtpTest] = useState<MailTestResult | string | null>(null);
+  const set = <K extends keyof FormState>(k: K, v: FormState[K]) => setF((x) => ({ ...x, [k]: v }));
+
+  // Typing the address fills the user names and guesses the servers (editable).
+  const setAddress = (address: string) =>
+    setF((x) => {
+      const domain = address.split('@')[1] ?? '';
+      const guess = (prefix: string, cur: string, prev: string) => (!cur || cur === `${prefix}.${prev}` ? (domain ? `${prefix}.${domain}` : '') : cur);
+      const prevDomain = x.address.split('@')[1] ?? '';
+      return {
+        ...x,
+        address,
+        imapUser: !x.imapUser || x.imapUser === x.address ? address : x.imapUser,
+        smtpUser: !x.smtpUser || x.smtpUser === x.address ? address : x.smtpUser,
+        imapHost: guess('imap', x.imapHost, prevDomain),
+        smtpHost: guess('smtp', x.smtpHost, prevDomain),
+      };
+    });
+
+  const test = async (kind: 'imap' | 'smtp') => {
+    const setR = kind === 'imap' ? setImapTest : setSmtpTest;
+    setR(null);
+    setBusy(`test-${kind}`);
+    try {
+      const body: MailTestBody = kind === 'imap' ? { kind, settings: imapOf(f), inbox_id: editing?.id } : { kind, settings: smtpOf(f), inbox_id: editing?.id };
+      setR(await api.post<MailTestResult>('/api/mail/accounts/test', body));
+    } catch (e) {
+      setR(errText(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    setBusy('save');
+    try {
+      let id = editing?.id;
+      if (!id) id = (await api.post<MailInboxView>('/api/mail/inboxes', { address: f.address.trim(), ...(f.name.trim() ? { name: f.name.trim() } : {}) })).id;
+      await api.patch(`/api/mail/inboxes/${encodeURIComponent(id)}`, {
+        name: f.name.trim() || null,
+        imap: f.imapOn ? imapOf(f) : null,
+        smtp: f.smtpOn ? smtpOf(f) : null,
+      });
+      onDone(true);
+    } catch (err) {
+      setError(errText(err));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const stored = (has: boolean | undefined) => (has ? 'stored — leave empty to keep it' : '');
+
+  return (
+    <form
+      className="account-form"
+      onSubmit={(e) => void save(e)}
+      onKeyDown={(e) => e.key === 'Escape' && onDone(false)}
+      aria-label={editing ? `Edit ${editing.address}` : 'Add a mail account'}
+      data-testid="account-form"
+    >
+      <h3>{editing ? `Edit ${editing.address}` : 'Add a mail account'}</h3>
+      <div className="form-grid">
+        <label>
+          Email address
+          <input className="input" type="email" required autoFocus={!editing} disabled={!!editing} value={f.address} onChange={(e) => setAddress(e.target.value)} placeholder="you@example.com" />
+        </label>
+        <label>
+          <span>
+            Name <span className="muted">(optional)</span>
+          </span>
+          <input className="input" value={f.name} onChange={(e) => set('name', e.target.value)} placeholder="Work" />
+        </label>
+      </div>
+
+      <fieldset>
+        <legend>
+          <label className="check">
+            <input type="checkbox" checked={f.imapOn} onChange={(e) => set('imapOn', e.target.checked)} /> Receive mail (IMAP)
+          </label>
+        </legend>
+        {f.imapOn && (
+          <>
+            <div className="form-grid">
+              <label>
+                IMAP server
+                <input className="input" required value={f.imapHost} onChange={(e) => set('imapHost', e.target.value)} placeholder="imap.example.com" />
+              </label>
+              <label className="narrow">
+                Port
+                <input className="input" required inputMode="numeric" value={f.imapPort} onChange={(e) => set('imapPort', e.target.value.replace(/\D/g, ''))} />
+              </label>
+              <label>
+                User name
+                <input className="input" required value={f.imapUser} onChange={(e) => set('imapUser', e.target.value)} autoComplete="off" />
+              </label>
+              <label>
+                Password
+                <input
+                  className="input"
+                  type="password"
+                  required={!editing?.imap}
+                  value={f.imapPassword}
+                  onChange={(e) => set('imapPassword', e.target.value)}
+                  placeholder={stored(editing?.imap?.has_password)}
+                  autoComplete="new-password"
+                  aria-label="IMAP password"
+                />
+              </label>
+              <label>
+                Folder
+                <input className="input" value={f.mailbox} onChange={(e) => set('mailbox', e.target.value)} />
+              </label>
+              <label className="check">
+                <input type="checkbox" checked={f.imapSecure} onChange={(e) => set('imapSecure', e.target.checked)} /> Secure connection (TLS, usually port 993)
+              </label>
+            </div>
+            <div className="toolbar">
+              <button type="button" className="btn" onClick={() => void test('imap')} disabled={!!busy || !f.imapHost || !f.imapUser}>
+                {busy === 'test-imap' ? 'Testing…' : 'Test connection'}
+              </button>
+              <TestResult r={imapTest} testId="imap-test-result" />
+            </div>
+          </>
+        )}
+      </fieldset>
+
+      <fieldset>
+        <legend>
+          <label className="check">
+            <input type="checkbox" checked={f.smtpOn} onChange={(e) => set('smtpOn', e.target.checked)} /> Send mail (SMTP)
+          </label>
+        </legend>
+        {f.smtpOn && (
+          <>
+            <div className="form-grid">
+              <label>
+                SMTP server
+                <input className="input" required value={f.smtpHost} onChange={(e) => set('smtpHost', e.target.value)} placeholder="smtp.example.com" />
+              </label>
+              <label className="narrow">
+                Port
+                <input className="input" required inputMode="numeric" value={f.smtpPort} onChange={(e) => set('smtpPort', e.target.value.replace(/\D/g, ''))} />
+              </label>
+              <label>
+                <span>
+                  User name <span className="muted">(empty: no login)</span>
+                </span>
+                <input className="input" value={f.smtpUser} onChange={(e) => set('smtpUser', e.target.value)} autoComplete="off" />
+              </label>
+              <label>
+                Password
+                <input
+                  className="input"
+                  type="password"
+                  value={f.smtpPassword}
+                  onChange={(e) => set('smtpPassword', e.target.value)}
+                  placeholder={stored(editing?.smtp?.has_password)}
+                  autoComplete="new-password"
+                  aria-label="SMTP password"
+                />
+              </label>
+              <label className="check">
+                <input type="checkbox" checked={f.smtpSecure} onChange={(e) => set('smtpSecure', e.target.checked)} /> Secure connection (TLS from the start, usually port 465; off for 587)
+              </label>
+            </div>
+            <div className="toolbar">
+              <button type="button" className="btn" onClick={() => void test('smtp')} disabled={!!busy || !f.smtpHost}>
+                {busy === 'test-smtp' ? 'Testing…' : 'Test connection'}
+              </button>
+              <TestResult r={smtpTest} testId="smtp-test-result" />
+            </div>
+          </>
+        )}
+      </fieldset>
+
+      <p className="muted small">Passwords are sealed on this machine and never shown again.</p>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="toolbar">
+        <button type="submit" className="btn btn-primary" disabled={!!busy}>
+          {busy === 'save' ? 'Saving…' : 'Save account'}
+        </button>
+        <button type="button" className="btn" onClick={() => onDone(false)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Settings → Mail accounts: IMAP and SMTP per inbox, sync state and the last error in words. */
+export function MailAccounts() {
+  const [inboxes, setInboxes] = useState<MailInboxView[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [editing, setEditing] = useState<MailInboxView | 'new' | null>(null);
+
+  const load = useCallback(() => {
+    api.get<MailInboxView[]>('/api/mail/inboxes').then(
+      (l) => {
+        setInboxes(l);
+        setError(null);
+      },
+      (e: unknown) => setError(errText(e)),
+    );
+  }, []);
+  useEffect(load, [load]);
+  useOnReconnect(load);
+  useHubEvent('MailChanged', load);
+  useHubEvent('MailSync', (...args) => {
+    const s = args[0] as ImapSyncState & { inbox_id: string };
+    setInboxes((l) => l?.map((ib) => (ib.id === s.inbox_id ? { ...ib, sync: { ...s } } : ib)) ?? l);
+  });
+
+  const remove = async (ib: MailInboxView) => {
+    if (!window.confirm(`Remove the IMAP and SMTP account of ${ib.address}? Mail already synced stays.`)) return;
+    try {
+      await api.patch(`/api/mail/inboxes/${encodeURIComponent(ib.id)}`, { imap: null, smtp: null });
+      load();
+    } catch (e) {
+      setError(errText(e));
+    }
+  };
+
+  return (
+    <div className="card" id="mail-accounts" data-testid="mail-accounts">
+      <div className="card-head">
+        <h2>Mail accounts</h2>
+        {editing === null && (
+          <button className="btn btn-primary" onClick={() => setEditing('new')}>
+            Add account
+          </button>
+        )}
+      </div>
+      <p className="muted">Mailroom fetches mail over IMAP and sends replies over SMTP. Each address is one inbox on the Mail page.</p>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {inboxes && inboxes.length === 0 && editing === null && <p className="muted" data-testid="accounts-empty">No mail accounts yet. Add one to read and answer your mail here.</p>}
+      {inboxes && inboxes.length > 0 && (
+        <ul className="accounts">
+          {inboxes.map((ib) => (
+            <li key={ib.id} className="account" data-testid={`account-${ib.id}`}>
+              <div className="account-main">
+                <strong>{ib.address}</strong>
+                {ib.name && <span className="muted"> · {ib.name}</span>}
+                <div className="account-lines">
+                  <div>
+                    {ib.imap && (
+                      <span className="muted">
+                        IMAP {ib.imap.user} @ {ib.imap.host}:{ib.imap.port} ·{' '}
+                      </span>
+                    )}
+                    <SyncStatus sync={ib.sync} hasImap={!!ib.imap} />
+                  </div>
+                  <div className="muted">{ib.smtp ? `SMTP ${ib.smtp.user ?? '(no login)'} @ ${ib.smtp.host}:${ib.smtp.port}` : 'Sending: not set up — replies need an SMTP server.'}</div>
+                </div>
+              </div>
+              <div className="toolbar">
+                <button className="btn btn-small" onClick={() => setEditing(ib)} aria-label={`Edit ${ib.address}`}>
+                  Edit
+                </button>
+                {(ib.imap || ib.smtp) && (
+                  <button className="btn btn-small btn-danger" onClick={() => void remove(ib)} aria-label={`Remove the account of ${ib.address}`}>
+                    Remove
+                  </button>
+                )}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {editing !== null && (
+        <AccountForm
+          key={editing === 'new' ? 'new' : editing.id}
+          editing={editing === 'new' ? null : editing}
+          onDone={(saved) => {
+            setEditing(null);
+            if (saved) load();
+          }}
+        />
+      )}
+    </div>
+  );
+}
