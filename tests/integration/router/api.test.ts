@@ -70,6 +70,12 @@ describe('router over REST, MCP and the hub (a real owner)', () => {
     expect(filtered.body.map((d) => d.item_key)).toEqual(['inbox/call-dana.md']);
     expect((await owner.api<unknown[]>('GET', '/api/distributions?item=thought')).body).toHaveLength(1);
     expect((await owner.api('GET', '/api/distributions?status=maybe')).status).toBe(400);
+    // A limit or cursor that is not a whole number is the caller's mistake (400), never an SQL error (500).
+    for (const q of ['limit=%E0%A4%A', 'limit=abc', 'before_id=1.5', 'limit=-3']) {
+      const r = await owner.api<{ code: string; message: string }>('GET', `/api/distributions?${q}`);
+      expect(r.status, q).toBe(400);
+      expect(r.body.code, q).toBe('invalid_argument');
+    }
 
     const inUse = await owner.api<{ code: string }>('DELETE', `/api/mcp-adapters/${a.body.id}`);
     expect(inUse.status).toBe(409);

@@ -211,14 +211,21 @@ export class RouterCatalog {
     if (!(query instanceof URLSearchParams)) return this.store.distributions(query);
     const status = query.get('status') || undefined;
     if (status && !['ok', 'error', 'skipped'].includes(status)) throw invalidArgument('status must be ok, error or skipped.');
+    const whole = (name: 'limit' | 'before_id'): number | undefined => {
+      const raw = query.get(name);
+      if (!raw) return undefined;
+      const n = Number(raw);
+      if (!Number.isSafeInteger(n) || n < 0) throw invalidArgument(`${name} must be a whole number (0 or more), got "${raw.slice(0, 40)}".`);
+      return n;
+    };
     return this.store.distributions({
       route_id: query.get('route_id') || undefined,
       adapter_id: query.get('adapter_id') || undefined,
       status: status as DistributionFilter['status'],
       item: query.get('item') || undefined,
       run_id: query.get('run_id') || undefined,
-      limit: query.get('limit') ? Number(query.get('limit')) : undefined,
-      before_id: query.get('before_id') ? Number(query.get('before_id')) : undefined,
+      limit: whole('limit'),
+      before_id: whole('before_id'),
     });
   }
 
