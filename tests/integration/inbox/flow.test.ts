@@ -60,6 +60,14 @@ describe('inbox review over MCP stdio (the way Claude Desktop calls it), on the 
     const c = await stdioClient(dataDir, { vault });
     client = c.client;
     close = () => c.client.close();
+    // The owner answers at once and indexes the vault in the background: the assertions below are
+    // about suggestions on the whole vault, so wait until mailroom_info says the index is ready.
+    await waitFor(
+      () => callTool<{ index?: { state: string } }>(client, 'mailroom_info', {}),
+      (i) => i.index === undefined || i.index.state === 'ready',
+      30_000,
+      'vault index ready',
+    );
   }, 60_000);
   afterAll(async () => close?.());
 
