@@ -7,8 +7,8 @@ const noElectron = {
   'no-restricted-imports': [
     'error',
     {
-      paths: [{ name: 'electron', message: "Only electron/main and electron/preload may import 'electron' (DESIGN.md)." }],
-      patterns: [{ group: ['electron/*'], message: "Only electron/main and electron/preload may import 'electron' (DESIGN.md)." }],
+      paths: [{ name: 'electron', message: "Only electron/main and electron/preload may import 'electron' (docs/architecture.md)." }],
+      patterns: [{ group: ['electron/*'], message: "Only electron/main and electron/preload may import 'electron' (docs/architecture.md)." }],
     },
   ],
 };

@@ -14,15 +14,13 @@ import { openDatabase } from '../electron/core/kernel/db/open';
 import { m001Core } from '../electron/core/kernel/db/migrations/001_core';
 import { m005Mail } from '../electron/core/kernel/db/migrations/005_mail';
 import { resolveConfig } from '../electron/core/host/config';
-import { headlessPlatform } from '../electron/core/host/platform';
-import { EventBus } from '../electron/core/kernel/events';
 import { silentLogger } from '../electron/core/kernel/log';
-import { systemClock } from '../electron/core/kernel/clock';
 import { MailService } from '../electron/core/domains/mail/service';
 import { MAIL_CONFIG_DIR } from '../electron/core/domains/mail/config';
 import { latestText, tokens } from '../electron/core/domains/mail/text';
 import type { Nlp } from '../electron/core/domains/nlp/contract';
 import { createNlp } from '../electron/core/domains/nlp/index';
+import { createCoreContext } from '../electron/core/host/context';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
 
@@ -138,7 +136,7 @@ export async function evaluateMailSet(dir: string, opts: { nlp?: Nlp; models?: b
   const log = silentLogger();
   const hub = { broadcast: () => {} };
   const config = resolveConfig({ dataDir, vault: vaultDir, env: {}, port: 0 });
-  const ctx = { config, log, stateDb: db, hub, events: new EventBus(), platform: headlessPlatform(dataDir, hub, log), clock: systemClock };
+  const { ctx } = createCoreContext(config, hub, { log, stateDb: db });
   // `models: true` loads the shipped on-device models (NER spans, urgency head) as the app does.
   const nlp = opts.nlp ?? (opts.models ? await createNlp(ctx) : undefined);
   const mail = new MailService(ctx, { nlp });

@@ -5,7 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
 import { percentile, ratio, round, rssOfPid, timeMany, type BenchRow } from './lib';
-import { createMcpServer, createMcpSurface } from '../electron/core/transports/mcp';
+import { createMcpServer } from '../electron/core/transports/mcp';
 import { REPO_ROOT, startTestOwner, tempDir } from '../tests/helpers/owner';
 import { cleanEnv } from '../tests/helpers/cli';
 
@@ -16,7 +16,7 @@ async function mcpRoundTrip(): Promise<BenchRow[]> {
   const owner = await startTestOwner();
   try {
     const [a, b] = InMemoryTransport.createLinkedPair();
-    const server = createMcpServer(createMcpSurface(owner.core));
+    const server = createMcpServer(owner.core.mcp);
     await server.connect(b);
     const inproc = new Client({ name: 'bench', version: '1' });
     await inproc.connect(a);
@@ -45,7 +45,7 @@ async function hubLatency(): Promise<BenchRow[]> {
   const owner = await startTestOwner();
   try {
     owner.core.hub.register('BenchEcho', (_ctx, sent) => {
-      owner.core.hub.broadcast('BenchEchoed', sent);
+      owner.core.hub.broadcastUntyped('BenchEchoed', sent);
       return true;
     });
     const mk = () =>

@@ -7,12 +7,10 @@ import { openDatabase } from '../electron/core/kernel/db/open';
 import { m001Core } from '../electron/core/kernel/db/migrations/001_core';
 import { m005Mail } from '../electron/core/kernel/db/migrations/005_mail';
 import { resolveConfig } from '../electron/core/host/config';
-import { headlessPlatform } from '../electron/core/host/platform';
-import { EventBus } from '../electron/core/kernel/events';
 import { silentLogger } from '../electron/core/kernel/log';
-import { systemClock } from '../electron/core/kernel/clock';
 import { MailService } from '../electron/core/domains/mail/service';
 import { splitMbox } from '../electron/core/domains/mail/importers';
+import { createCoreContext } from '../electron/core/host/context';
 import { evaluateMailSet } from './_mail-eval';
 
 const REPO = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -99,7 +97,7 @@ export async function run(): Promise<BenchRow[]> {
   const log = silentLogger();
   const hub = { broadcast: () => {} };
   const config = resolveConfig({ dataDir, vault: dataDir, env: {}, port: 0 });
-  const mail = new MailService({ config, log, stateDb: db, hub, events: new EventBus(), platform: headlessPlatform(dataDir, hub, log), clock: systemClock }, {});
+  const mail = new MailService(createCoreContext(config, hub, { log, stateDb: db }).ctx, {});
   mail.createInbox({ id: 'bench', address: 'me@acme.example' });
   const ti = performance.now();
   const report = await mail.importItems('bench', splitMbox(mbox));

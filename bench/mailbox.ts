@@ -6,7 +6,7 @@ import { HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/s
 import { percentile, ratio, round, timeMany, type BenchRow } from './lib';
 import { REPO_ROOT, startTestOwner, tempDir, type TestOwner } from '../tests/helpers/owner';
 import { cleanEnv } from '../tests/helpers/cli';
-import type { TaskDto } from '../shared/mailbox';
+import type { TaskDto } from '../shared/contract/mailbox';
 import type { Mailbox } from '../electron/core/domains/mailbox';
 
 const BIN = path.join(REPO_ROOT, 'bin', 'mailroom.mjs');
@@ -43,7 +43,7 @@ async function paced(total: number, rate: number, send: (i: number) => void, sub
 async function hubLatency(): Promise<BenchRow[]> {
   const owner = await startTestOwner();
   try {
-    owner.core.hub.register('BenchEcho', () => owner.core.hub.broadcast('BenchEchoed'));
+    owner.core.hub.register('BenchEcho', () => owner.core.hub.broadcastUntyped('BenchEchoed'));
     const t = await session(owner, 'bench-hub');
     const sender = hubClient(owner);
     const receiver = hubClient(owner);

@@ -3,13 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { resolveConfig } from '../electron/core/host/config';
 import { keyFileSecretBox } from '../electron/core/host/secrets';
-import { systemClock } from '../electron/core/kernel/clock';
-import { EventBus } from '../electron/core/kernel/events';
 import { silentLogger } from '../electron/core/kernel/log';
-import type { CoreContext } from '../electron/core/kernel/types';
 import { openStateDb } from '../electron/core/kernel/db';
 import { createRouter, type Router } from '../electron/core/domains/router';
 import { percentile, ratio, round, type BenchRow } from './lib';
+import { createCoreContext } from '../electron/core/host/context';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const TEST_SERVER = path.join(ROOT, 'tests', 'fixtures', 'mcp-test-server.mjs');
@@ -21,15 +19,11 @@ async function setup(): Promise<{ router: Router; close(): Promise<void>; spawnL
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-bench-router-'));
   const config = resolveConfig({ dataDir, vault: dataDir, port: 0, env: {}, appRoot: ROOT });
   const stateDb = openStateDb(dataDir);
-  const ctx: CoreContext = {
-    config,
+  const { ctx } = createCoreContext(config, { broadcast() {} }, {
     log: silentLogger(),
     stateDb,
-    hub: { broadcast() {} },
-    events: new EventBus(),
     platform: { kind: 'headless', notify() {}, setBadge() {}, badges: () => ({}), secrets: keyFileSecretBox(dataDir) },
-    clock: systemClock,
-  };
+  });
   const router = createRouter(ctx);
   const spawnLog = path.join(dataDir, 'spawns.txt');
   const s = router.service;

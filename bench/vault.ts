@@ -9,14 +9,12 @@ import path from 'node:path';
 import { percentile, ratio, round, type BenchRow } from './lib';
 import { catchUp, listNoteFiles, VaultIndex, createVault } from '../electron/core/domains/vault';
 import { createInbox } from '../electron/core/domains/inbox';
-import { EventBus } from '../electron/core/kernel/events';
 import { silentLogger } from '../electron/core/kernel/log';
-import { systemClock } from '../electron/core/kernel/clock';
 import type { CoreContext } from '../electron/core/kernel/types';
-import { openStateDb } from '../electron/core/kernel/db';
 import { resolveConfig } from '../electron/core/host/config';
 import { createNlp } from '../electron/core/domains/nlp';
 import { accuracy, calibration, DEV_SET, DEV2_SET, evaluateSet, FIXTURE, HELDOUT, highConfidence, keepRate } from './_vault-eval';
+import { createCoreContext } from '../electron/core/host/context';
 
 const AREA = 'vault';
 const WORDS = 'atlas beacon swim soccer recipe garden boiler invoice receipt kyoto tokyo marathon budget roadmap launch meeting standup design hiring candidate tomato compost ballet piano homework dentist insurance warranty pipeline kafka warehouse migration pricing onboarding metrics flight hotel ramen sushi temple running strength stretching python typescript docker kubernetes postgres index query'.split(' ');
@@ -71,15 +69,10 @@ function generateVault(dir: string, n: number): string[] {
 }
 
 function ctxFor(dataDir: string, vaultDir: string): CoreContext {
-  return {
-    config: resolveConfig({ dataDir, vault: vaultDir, env: {}, appRoot: path.resolve(FIXTURE, '..', '..', '..') }),
+  return createCoreContext(resolveConfig({ dataDir, vault: vaultDir, env: {}, appRoot: path.resolve(FIXTURE, '..', '..', '..') }), { broadcast() {} }, {
     log: silentLogger(),
-    stateDb: openStateDb(dataDir),
-    hub: { broadcast() {} },
-    events: new EventBus(),
     platform: { kind: 'headless', notify() {}, setBadge() {}, badges: () => ({}), secrets: { encrypt: (s) => s, decrypt: (s) => s } },
-    clock: systemClock,
-  };
+  }).ctx;
 }
 
 export async function run(): Promise<BenchRow[]> {

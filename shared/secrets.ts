@@ -31,7 +31,7 @@ export function looksSecret(name: string): boolean {
   const parts = nameParts(name);
   if (parts.some((p) => SECRET_PART.test(p) || SECRET_SUFFIX.test(p))) return true;
   // api_key / API-KEY / apiKey split into two parts; join neighbours to catch the compound forms too.
-  for (let i = 0; i + 1 < parts.length; i++) if (SECRET_PART.test(parts[i] + parts[i + 1])) return true;
+  for (let i = 1; i < parts.length; i++) if (SECRET_PART.test(`${parts[i - 1] ?? ''}${parts[i] ?? ''}`)) return true;
   return false;
 }
 
@@ -42,9 +42,12 @@ const FLAG_EQ = /^(--?[A-Za-z][\w.-]*=)([\s\S]*)$/;
 export function detectSecretArgs(args: string[]): boolean[] {
   return args.map((arg, i) => {
     const eq = FLAG_EQ.exec(arg);
-    if (eq) return looksSecret(eq[1].replace(/=$/, '')) && eq[2].length > 0;
-    const prev = i > 0 ? FLAG.exec(args[i - 1]) : null;
-    return !!prev && arg.length > 0 && !FLAG.test(arg) && looksSecret(prev[1]);
+    if (eq) {
+      const [, flag = '', value = ''] = eq;
+      return looksSecret(flag.replace(/=$/, '')) && value.length > 0;
+    }
+    const prevFlag = FLAG.exec(args[i - 1] ?? '')?.[1];
+    return prevFlag !== undefined && arg.length > 0 && !FLAG.test(arg) && looksSecret(prevFlag);
   });
 }
 
@@ -129,8 +132,8 @@ export function adapterSecrets(a: { env: Array<{ value: string; secret: boolean 
   a.args.forEach((arg, i) => {
     if (!a.arg_secrets[i]) return;
     out.push(arg);
-    const eq = FLAG_EQ.exec(arg);
-    if (eq) out.push(eq[2]);
+    const value = FLAG_EQ.exec(arg)?.[2];
+    if (value !== undefined) out.push(value);
   });
   if (a.url) out.push(...paramValues(a.url, a.url_secrets));
   return [...new Set(out)].filter((v) => v.length >= 4);

@@ -28,7 +28,8 @@ interface NavItem {
   key: number;
 }
 
-const NAV: NavItem[] = [
+/** Non-empty: the first page is where an unknown route lands. */
+const NAV: [NavItem, ...NavItem[]] = [
   { id: 'inbox', label: 'Inbox', badge: 'inbox', page: InboxPage, key: 1 },
   { id: 'vault', label: 'Vault', page: VaultPage, key: 6 },
   { id: 'sessions', label: 'Sessions', badge: 'sessions', page: SessionsPage, key: 2 },

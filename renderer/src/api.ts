@@ -1,5 +1,6 @@
 import type { ErrorShape } from '../../shared/errors';
 import { isErrorShape } from '../../shared/errors';
+import { callRoute, type CallArgs, type ReplyOf, type RouteSpec } from '../../shared/contract';
 
 /**
  * How the renderer reaches the owner. In Electron the preload hands `{ baseUrl, token }`; in a
@@ -73,3 +74,13 @@ export const api = {
   patch: <T>(path: string, body?: unknown) => request<T>('PATCH', path, body),
   del: <T>(path: string) => request<T>('DELETE', path),
 };
+
+/**
+ * Calls one route of the shared route table: `call(routes.router.getRoute, { params: { id } })`.
+ * Path, parameters, body and reply are typed by the contract the owner implements.
+ */
+export function call<S extends RouteSpec>(spec: S, ...[args]: CallArgs<S> extends { params?: undefined; body?: undefined } ? [args?: CallArgs<S>] : [args: CallArgs<S>]): Promise<ReplyOf<S>> {
+  return callRoute((method, path, body) => request<unknown>(method, path, body), spec, args ?? ({} as CallArgs<S>));
+}
+
+export { routes } from '../../shared/contract';

@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
-import { api } from './api';
+import { call, routes } from './api';
+import { HubEvent } from '../../shared/contract';
 import { useHubEvent, useOnReconnect } from './hub';
 import { capCount } from '../../shared/badge';
 
@@ -9,12 +10,11 @@ const BadgeContext = createContext<Record<string, number>>({});
 export function BadgeProvider({ children }: { children: ReactNode }) {
   const [badges, setBadges] = useState<Record<string, number>>({});
   const load = useCallback(() => {
-    api.get<Record<string, number>>('/api/badges').then(setBadges, () => undefined);
+    call(routes.core.badges).then(setBadges, () => undefined);
   }, []);
   useEffect(load, [load]);
   useOnReconnect(load);
-  useHubEvent('BadgeChanged', (p) => {
-    const { key, count } = p as { key: string; count: number };
+  useHubEvent(HubEvent.badgeChanged, ({ key, count }) => {
     setBadges((b) => ({ ...b, [key]: count }));
   });
   const total = Object.values(badges).reduce((a, b) => a + b, 0);

@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { HubConnectionBuilder, HubConnectionState, LogLevel, type HubConnection } from '@microsoft/signalr';
-import { HUB_PATH } from '../../shared/api';
+import { HUB_PATH, type HubEventArgs, type HubEventName, type HubMethodName, type HubMethods } from '../../shared/contract';
 import { bridge } from './api';
 
 /**
@@ -84,13 +84,17 @@ export function useHub(): HubValue {
   return v;
 }
 
-/** Subscribes to a hub event for the component's lifetime; the latest handler is always used. */
-export function useHubEvent(event: string, handler: (...args: unknown[]) => void): void {
+/**
+ * Subscribes to a hub event for the component's lifetime; the latest handler is always used.
+ * Event names and argument types come from the hub contract (shared/contract/hub.ts).
+ */
+export function useHubEvent<E extends HubEventName>(event: E, handler: (...args: HubEventArgs[E]) => void): void {
   const { connection } = useHub();
   const ref = useRef(handler);
   ref.current = handler;
   useEffect(() => {
-    const fn = (...args: unknown[]) => ref.current(...args);
+    // The owner broadcasts E with HubEventArgs[E] (the kernel's HubBroadcaster is typed by the same map).
+    const fn = (...args: unknown[]) => ref.current(...(args as HubEventArgs[E]));
     connection.on(event, fn);
     return () => connection.off(event, fn);
   }, [connection, event]);
@@ -104,4 +108,9 @@ export function useOnReconnect(reload: () => void): void {
     if (prev.current !== 'connected' && status === 'connected') reload();
     prev.current = status;
   }, [status, reload]);
+}
+
+/** Invokes a hub method with the contract's argument and result types. */
+export function invokeHub<M extends HubMethodName>(connection: HubConnection, method: M, ...args: HubMethods[M]['args']): Promise<HubMethods[M]['result']> {
+  return connection.invoke<HubMethods[M]['result']>(method, ...args);
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { test, expect } from './fixtures';
 import { callTool, tempDir } from '../helpers/owner';
-import type { TaskDto } from '../../shared/mailbox';
+import type { TaskDto } from '../../shared/contract/mailbox';
 
 test('typing to a session shows the unread badge live; check_inbox over MCP clears it and the timeline says delivered', async ({ app, owner }) => {
   const t = (await owner.api<TaskDto>('POST', '/api/sessions', { name: 'backend', working_dir: tempDir('mailroom-wd-') })).body;

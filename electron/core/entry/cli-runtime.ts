@@ -1,4 +1,7 @@
 import type { Config } from '../host/config';
+import type { CliRuntime } from '../kernel/cli';
+
+export type { CliRuntime } from '../kernel/cli';
 import { createCore, type Core } from '../host/core';
 import { findOwner } from '../host/lock';
 import { MailroomError } from '../kernel/errors';
@@ -6,16 +9,6 @@ import { ErrorCode, isErrorShape } from '../../../shared/errors';
 import { silentLogger } from '../kernel/log';
 import type { RouteDef } from '../kernel/types';
 import { RawResponse } from '../kernel/types';
-
-/** What a CLI command needs: the config and the owner's REST API (remote or in-process). */
-export interface CliRuntime {
-  config(): Config;
-  call<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
-  out(text: string): void;
-  err(text: string): void;
-  /** Stops an in-process core if one was started. */
-  close(): Promise<void>;
-}
 
 function matchRoute(routes: RouteDef[], method: string, pathname: string): { def: RouteDef; params: Record<string, string> } | undefined {
   for (const def of routes) {

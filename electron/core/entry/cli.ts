@@ -9,15 +9,18 @@ import { claudeDesktopConfigPath, connectClaudeCode, connectClaudeDesktop, conne
 import { MailroomError } from '../kernel/errors';
 import { openInBrowser } from '../host/browser';
 import type { SettingsDto } from '../../../shared/settings';
-import { createCliRuntime, type CliRuntime } from './cli-runtime';
-import type { StatusDto } from '../../../shared/api';
+import { createCliRuntime } from './cli-runtime';
+import type { CliCommandDef, CliRuntime } from '../kernel/cli';
+import type { StatusDto } from '../../../shared/contract';
 import { runHeadless } from './headless';
 import { runMcpStdio } from './mcp-stdio';
-// [cli] domain command imports
-import { registerMailboxCommands } from '../domains/mailbox/cli';
-import { registerMailCommands } from '../domains/mail/cli';
-import { registerVaultCommands } from '../domains/vault/cli';
-import { registerInboxCommands } from '../domains/inbox/cli';
+// [cli] domain command definitions (data)
+import { mailboxCommands } from '../domains/mailbox';
+import { mailCommands } from '../domains/mail';
+import { vaultCommands } from '../domains/vault';
+import { inboxCommands } from '../domains/inbox';
+
+const domainCommands: readonly CliCommandDef[] = [...mailboxCommands, ...mailCommands, ...vaultCommands, ...inboxCommands];
 
 interface CommonOpts {
   vault?: string;
@@ -42,6 +45,31 @@ function electronBinary(): string | undefined {
     return typeof p === 'string' && fs.existsSync(p) ? p : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** Turns one command definition (data from a domain) into a commander command under `program`. */
+function addCommand(program: Command, def: CliCommandDef, rt: CliRuntime): void {
+  let parent = program;
+  for (const word of def.path.slice(0, -1)) {
+    const group = parent.commands.find((c) => c.name() === word);
+    if (!group) throw new Error(`CLI command ${def.path.join(' ')}: define the group "${word}" before it.`);
+    parent = group;
+  }
+  const cmd = parent.command(def.path[def.path.length - 1] ?? '').description(def.description);
+  if (def.dirs ?? def.run !== undefined) common(cmd);
+  for (const a of def.arguments ?? []) cmd.argument(a.name, a.description);
+  for (const o of def.options ?? []) {
+    if (o.required) cmd.requiredOption(o.flags, o.description, o.default);
+    else cmd.option(o.flags, o.description, o.default);
+  }
+  const run = def.run;
+  if (run) {
+    cmd.action(async (...params: unknown[]) => {
+      // commander passes the positional arguments, then the options, then the command.
+      const positional = params.slice(0, def.arguments?.length ?? 0).flatMap((p) => (Array.isArray(p) ? p.map(String) : p === undefined ? [] : [String(p)]));
+      await run(rt, positional, cmd.opts());
+    });
   }
 }
 
@@ -181,11 +209,7 @@ export function buildProgram(rt: CliRuntime, setOpts: (opts: CommonOpts, cmd: Co
     });
 
   // [cli] domain commands
-  registerMailboxCommands(program, rt);
-  registerMailCommands(program, rt);
-  registerVaultCommands(program, rt);
-  registerInboxCommands(program, rt);
-  void rt;
+  for (const def of domainCommands) addCommand(program, def, rt);
   return program;
 }
 

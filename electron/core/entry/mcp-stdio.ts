@@ -3,7 +3,7 @@ import type { Config } from '../host/config';
 import { findOwner, pidAlive } from '../host/lock';
 import { OwnerRunningError, startOwner } from '../host/owner';
 import { createLogger } from '../kernel/log';
-import { createMcpSurface, localUpstream, remoteUpstream, runStdioBridge, type Upstream } from '../transports/mcp';
+import { localUpstream, remoteUpstream, runStdioBridge, type Upstream } from '../transports/mcp';
 
 /**
  * `mailroom mcp`: forwards to the data dir's owner, or becomes the owner. Nothing but JSON-RPC
@@ -46,7 +46,7 @@ export async function runMcpStdio(config: Config): Promise<void> {
         try {
           const own = await startOwner(config, { log: createLogger({ file: path.join(config.dataDir, 'logs', 'mailroom.log') }) });
           log.info('became the owner', { port: own.http.port });
-          return localUpstream(createMcpSurface(own.core, log), taskId, () => own.stop());
+          return localUpstream(own.core.mcp, taskId, () => own.stop());
         } catch (e) {
           if (!(e instanceof OwnerRunningError)) throw e;
           // Lost the race to another process: forward to it instead.

@@ -4,13 +4,10 @@ import path from 'node:path';
 import { MailroomError, invalidArgument } from '../kernel/errors';
 import { writeFileAtomic } from '../kernel/fs';
 import type { Config } from './config';
-import type { ConnectSnippetDto } from '../../../shared/api';
+import { mcpEntry } from '../kernel/launch';
 
-export interface McpEntry {
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-}
+export { mcpEntry, type McpEntry } from '../kernel/launch';
+import type { ConnectSnippetDto } from '../../../shared/contract';
 
 /** Where Claude Desktop keeps its config on this platform. */
 export function claudeDesktopConfigPath(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
@@ -18,13 +15,6 @@ export function claudeDesktopConfigPath(env: NodeJS.ProcessEnv = process.env, pl
   if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json');
   if (platform === 'win32') return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json');
   return path.join(env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'Claude', 'claude_desktop_config.json');
-}
-
-/** The stdio entry: absolute node + our bin, so it works under Claude's minimal PATH. */
-export function mcpEntry(config: Pick<Config, 'appRoot' | 'dataDir' | 'vaultDir' | 'demoVault'>, extraEnv: Record<string, string> = {}): McpEntry {
-  const env: Record<string, string> = { MAILROOM_DATA_DIR: config.dataDir, ...extraEnv };
-  if (!config.demoVault) env.MAILROOM_VAULT = config.vaultDir;
-  return { command: process.execPath, args: [path.join(config.appRoot, 'bin', 'mailroom.mjs'), 'mcp'], env };
 }
 
 function readJsonObject(file: string): Record<string, unknown> {

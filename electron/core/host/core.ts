@@ -1,14 +1,12 @@
 import path from 'node:path';
-import type Database from 'better-sqlite3';
 import { createLogger, type Logger } from '../kernel/log';
-import { EventBus } from '../kernel/events';
-import { systemClock } from '../kernel/clock';
+import type { Scope } from '../kernel/scope';
 import type { Clock, CompletionSource, CoreContext, Domain, HubBroadcaster, Platform, ResourceTemplateDef, RouteDef, ToolDef, HubMethodHandler } from '../kernel/types';
-import { openStateDb } from '../kernel/db';
 import { createHub, type Hub } from '../transports/hub';
+import { createMcpSurface, type McpSurface } from '../transports/mcp';
+import { createCoreContext } from './context';
 import type { Config } from './config';
 import { ensureDemoVault } from './demo';
-import { headlessPlatform } from './platform';
 import { createAppDomain } from './domain';
 import { openSealedConfig } from './settings';
 import { MailroomError } from '../kernel/errors';
@@ -44,6 +42,8 @@ export interface Core {
   resourceTemplates: ResourceTemplateDef[];
   /** Every domain's named completion sources (MCP argument completion). */
   completions: Record<string, CompletionSource>;
+  /** The MCP surface, built once: the HTTP transport and the stdio bridge serve this one. */
+  mcp: McpSurface;
   routes: RouteDef[];
   counts(): Record<string, number>;
   /** Resolves when the vault's background index has caught up (start-up) and its watcher is ready. */
@@ -60,11 +60,18 @@ export interface Core {
 export async function createCore(config: Config, opts: CoreOptions = {}): Promise<Core> {
   const log = opts.log ?? createLogger({ file: path.join(config.dataDir, 'logs', 'mailroom.log'), stderr: true });
   if (config.demoVault) ensureDemoVault(config.appRoot, config.vaultDir, log);
-  const stateDb: Database.Database = openStateDb(config.dataDir);
   const hub = createHub({ log: log.child('hub') });
-  const platform = (opts.platform ?? ((h, l) => headlessPlatform(config.dataDir, h, l)))(hub, log);
-  const ctx: CoreContext = { config, log, stateDb, hub, events: new EventBus(), platform, clock: opts.clock ?? systemClock };
+  const built = createCoreContext(config, hub, { log, clock: opts.clock, platform: opts.platform });
+  const { ctx } = built;
   openSealedConfig(ctx);
+  /** Each domain gets its own disposal scope, disposed right after its stop(). */
+  const scopes = new Map<Domain, Scope>();
+  const own = async <D extends Domain>(name: string, make: (c: CoreContext) => D | Promise<D>): Promise<D> => {
+    const c = built.scopeFor(name);
+    const d = await make(c);
+    scopes.set(d, c.scope);
+    return d;
+  };
 
   const domains: Domain[] = [];
   const add = <D extends Domain>(d: D): D => {
@@ -73,20 +80,21 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
   };
 
   // ---- domains, in dependency order; each replaces its own placeholder line ----
-  const nlp = add(await createNlp(ctx)); // [nlp] on-device models (seed 004)
-  const vault = add(createVault(ctx)); // [vault] vault index, watcher, git (seed 000)
-  const inbox = add(createInbox(ctx, { vault, nlp })); // [inbox] capture, analyze / execute / undo (seed 000)
-  add(createMemory(ctx, { nlp, vault })); // [memory] analyze_message, save_memory, search_memory (seed 004)
-  add(createMailbox(ctx)); // [mailbox] session mailbox (seed 003)
-  const router = add(createRouter(ctx, { vault, inbox })); // [router] MCP router (seed 001)
-  add(createMail(ctx, { nlp, inbox, router })); // [mail] NeuralMail (seed 002)
-  add(createHistory(ctx, { vault, inbox })); // [history] what Mailroom did: git log + journals, diffs, undo
+  const nlp = add(await own('nlp', (c) => createNlp(c))); // [nlp] on-device models (seed 004)
+  const vault = add(await own('vault', (c) => createVault(c))); // [vault] vault index, watcher, git (seed 000)
+  const inbox = add(await own('inbox', (c) => createInbox(c, { vault, nlp }))); // [inbox] capture, analyze / execute / undo (seed 000)
+  add(await own('memory', (c) => createMemory(c, { nlp, vault }))); // [memory] analyze_message, save_memory, search_memory (seed 004)
+  add(await own('mailbox', (c) => createMailbox(c))); // [mailbox] session mailbox (seed 003)
+  const router = add(await own('router', (c) => createRouter(c, { vault, inbox }))); // [router] MCP router (seed 001)
+  add(await own('mail', (c) => createMail(c, { nlp, inbox, router }))); // [mail] NeuralMail (seed 002)
+  add(await own('history', (c) => createHistory(c, { vault, inbox }))); // [history] what Mailroom did: git log + journals, diffs, undo
 
   const startedAt = Date.now();
   const counts = () => Object.assign({}, ...domains.map((d) => d.counts?.() ?? {})) as Record<string, number>;
   const port = opts.port ?? (() => config.port);
   add(
-    createAppDomain(ctx, {
+    await own('app', (c) =>
+      createAppDomain(c, {
       counts,
       port,
       startedAt,
@@ -98,10 +106,13 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
       },
       restart: opts.restart,
       indexStatus: () => vault.indexStatus(),
-    }),
+      }),
+    ),
   );
 
   const tools = domains.flatMap((d) => d.tools ?? []);
+  const resourceTemplates = domains.flatMap((d) => d.resourceTemplates ?? []);
+  const completions = Object.assign({}, ...domains.map((d) => d.completions ?? {})) as Record<string, CompletionSource>;
   const seen = new Set<string>();
   for (const t of tools) {
     if (seen.has(t.name)) throw new Error(`two domains define the MCP tool ${t.name}`);
@@ -119,8 +130,9 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
     ctx,
     domains,
     tools,
-    resourceTemplates: domains.flatMap((d) => d.resourceTemplates ?? []),
-    completions: Object.assign({}, ...domains.map((d) => d.completions ?? {})) as Record<string, CompletionSource>,
+    resourceTemplates,
+    completions,
+    mcp: createMcpSurface({ config, log, tools, resourceTemplates, completions, ctx }, log.child('mcp')),
     routes: domains.flatMap((d) => d.routes ?? []),
     counts,
     whenIndexed: () => vault.whenIndexed(),
@@ -139,10 +151,11 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
         } catch (e) {
           log.error('domain failed to stop', { domain: d.name, error: String(e) });
         }
+        await scopes.get(d)?.dispose();
       }
       started = [];
       await hub.stop();
-      stateDb.close();
+      await built.close();
       log.info('core stopped');
     },
   };

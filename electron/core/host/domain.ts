@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../kernel/tool';
 import type { CoreContext, Domain } from '../kernel/types';
-import type { HealthDto, InfoDto, StatusDto } from '../../../shared/api';
+import { coreRoutes as R, type InfoDto, type StatusDto } from '../../../shared/contract';
+import { implement } from '../kernel/route';
 import { connectClaudeDesktop, connectSnippet } from './connect';
 import { settingsRoutes, type SettingsDeps } from './settings';
 
@@ -48,29 +49,21 @@ export function createAppDomain(ctx: CoreContext, deps: AppDeps): Domain {
     name: 'app',
     tools: [mailroomInfo],
     routes: [
-      {
-        method: 'GET',
-        path: '/api/health',
-        handler: (): HealthDto => ({
-          ok: true,
-          version: config.version,
-          vault: config.vaultDir,
-          uptime_s: Math.round((Date.now() - deps.startedAt) / 1000),
-        }),
-      },
-      { method: 'GET', path: '/api/info', handler: () => info() },
-      { method: 'GET', path: '/api/status', handler: () => status() },
+      implement(R.health, () => ({
+        ok: true,
+        version: config.version,
+        vault: config.vaultDir,
+        uptime_s: Math.round((Date.now() - deps.startedAt) / 1000),
+      })),
+      implement(R.info, () => info()),
+      implement(R.status, () => status()),
       ...settingsRoutes(ctx, deps),
-      { method: 'GET', path: '/api/badges', handler: () => ctx.platform.badges() },
-      { method: 'GET', path: '/api/connect', handler: () => connectSnippet(config) },
-      {
-        method: 'POST',
-        path: '/api/connect/claude-desktop',
-        handler: () => {
-          const r = connectClaudeDesktop(config);
-          return { file: r.file, backup: r.backup ?? null, changed: r.changed };
-        },
-      },
+      implement(R.badges, () => ctx.platform.badges()),
+      implement(R.connect, () => connectSnippet(config)),
+      implement(R.connectClaudeDesktop, () => {
+        const r = connectClaudeDesktop(config);
+        return { file: r.file, backup: r.backup ?? null, changed: r.changed };
+      }),
     ],
   };
 }

@@ -4,7 +4,6 @@ import { createLogger, type Logger } from '../kernel/log';
 import { ensurePrivateDir, tightenTree } from '../kernel/fs';
 import { MailroomError } from '../kernel/errors';
 import { startHttpServer, type RunningHttpServer } from '../transports/http';
-import { createMcpSurface } from '../transports/mcp';
 import { readConfigFile, updateConfigFile, type Config } from './config';
 import { createCore, type Core, type CoreOptions } from './core';
 import { ensureToken, findOwner, publishPort, releaseLock, tryAcquireLock, type RunningOwner } from './lock';
@@ -66,7 +65,7 @@ export async function startOwner(config: Config, opts: OwnerOptions = {}): Promi
         log: log.child('http'),
         routes: core!.routes,
         hub: core!.hub,
-        mcp: createMcpSurface(core!, log.child('mcp')),
+        mcp: core!.mcp,
         staticDir: opts.staticDir,
       }),
     );

@@ -1,6 +1,6 @@
 import type { HubBroadcaster, Platform } from '../kernel/types';
 import type { Logger } from '../kernel/log';
-import { HubEvent } from '../../../shared/api';
+import { HubEvent } from '../../../shared/contract';
 import { keyFileSecretBox } from './secrets';
 
 /**

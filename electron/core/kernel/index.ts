@@ -5,3 +5,6 @@ export * from './events';
 export * from './clock';
 export * from './tool';
 export * from './fs';
+export * from './scope';
+export * from './route';
+export * from './cli';

@@ -2,7 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import type Database from 'better-sqlite3';
 import type { Logger } from './log';
 import type { EventBus } from './events';
-import type { Config } from '../host/config';
+import type { Config } from './config';
+import type { Scope } from './scope';
+import type { HubEventArgs, HubEventName } from '../../../shared/contract/hub';
 
 export type JsonSchema = Record<string, unknown>;
 export type JsonObject = Record<string, unknown>;
@@ -108,7 +110,8 @@ export type HubMethodHandler = (ctx: HubCallContext, ...args: unknown[]) => unkn
 
 /** What domains may do with the hub: broadcast events to every connected client. */
 export interface HubBroadcaster {
-  broadcast(event: string, ...args: unknown[]): void;
+  /** Event names and their arguments come from the hub contract (shared/contract/hub.ts). */
+  broadcast<E extends HubEventName>(event: E, ...args: HubEventArgs[E]): void;
 }
 
 /** Native powers: Electron implements them for real, the headless owner through the web UI. */
@@ -142,6 +145,8 @@ export interface CoreContext {
   events: EventBus;
   platform: Platform;
   clock: Clock;
+  /** The domain's disposal scope: timers, watchers and children registered here end after its stop(). */
+  scope: Scope;
 }
 
 /** What each domain contributes. Everything it starts, it stops. */

@@ -20,17 +20,19 @@ export function fuzzyScore(query: string, text: string): { score: number; at: nu
   const q = query.toLowerCase().replace(/\s+/g, '');
   if (!q) return { score: 0, at: [] };
   const t = text.toLowerCase();
-  const wordStart = (i: number) => i === 0 || /[^\p{L}\p{N}]/u.test(t[i - 1]);
+  const wordStart = (i: number) => i === 0 || /[^\p{L}\p{N}]/u.test(t.charAt(i - 1));
   let best: { score: number; at: number[] } | undefined;
   // Try every place the first character occurs; keep the best-scoring alignment.
-  for (let s = t.indexOf(q[0]); s >= 0; s = t.indexOf(q[0], s + 1)) {
+  for (let s = t.indexOf(q.charAt(0)); s >= 0; s = t.indexOf(q.charAt(0), s + 1)) {
     const at = [s];
     let score = 1 + (wordStart(s) ? 4 : 0);
+    let last = s;
     for (let k = 1; k < q.length; k++) {
-      const i = t.indexOf(q[k], at[k - 1] + 1);
+      const i = t.indexOf(q.charAt(k), last + 1);
       if (i < 0) return best;
-      score += 1 + (i === at[k - 1] + 1 ? 3 : 0) + (wordStart(i) ? 4 : 0);
+      score += 1 + (i === last + 1 ? 3 : 0) + (wordStart(i) ? 4 : 0);
       at.push(i);
+      last = i;
     }
     score -= s * 0.05;
     if (!best || score > best.score) best = { score, at };

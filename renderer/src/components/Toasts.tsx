@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useState, type ReactNode } from 'react';
-import { HubEvent } from '../../../shared/api';
+import { HubEvent } from '../../../shared/contract';
 import { useHubEvent } from '../hub';
 
 export interface Toast {

@@ -32,8 +32,9 @@ export function renderNote(markdown: string, links: ResolvedLink[]): string {
     tokenizer(src: string): WikiToken | undefined {
       const m = /^!?\[\[([^\]|\n]+)(?:\|([^\]\n]*))?\]\]/.exec(src);
       if (!m) return undefined;
-      const target = m[1].trim();
-      return { type: 'wikilink', raw: m[0], target, label: (m[2] ?? m[1]).trim() || target };
+      const [raw, link = '', label] = m;
+      const target = link.trim();
+      return { type: 'wikilink', raw, target, label: (label ?? link).trim() || target };
     },
     renderer(token) {
       const t = token as WikiToken;

@@ -1,5 +1,5 @@
 import { useState, type DragEvent } from 'react';
-import { api, ApiError } from '../api';
+import { ApiError, call, routes } from '../api';
 
 /**
  * The tray's small capture box: text or dropped files go to the inbox through the same path as
@@ -14,7 +14,7 @@ export function CapturePage() {
   const save = async (content: string, t?: string) => {
     if (!content.trim()) return;
     try {
-      const r = await api.post<{ path: string }>('/api/inbox/capture', { content, ...(t ? { title: t } : {}), source: 'capture' });
+      const r = await call(routes.inbox.capture, { body: { content, ...(t ? { title: t } : {}), source: 'capture' } });
       setStatus({ kind: 'ok', text: `Saved to ${r.path}` });
       setText('');
       setTitle('');

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
-import { api, ApiError } from '../api';
+import { ApiError, call, routes } from '../api';
 import { EmptyState } from '../components/EmptyState';
 import { ViewNoteButton } from '../components/NoteView';
 import { useCommand } from '../commands';
@@ -8,7 +8,7 @@ import { InboxItemExtras } from './inbox/extras';
 import { captureDrop } from './inbox/capture';
 import { useInbox } from './inbox/useInbox';
 import { SuggestedRuleCard } from './inbox/SuggestedRule';
-import type { Decision, ExecuteResult, InboxItem } from './inbox/types';
+import type { AnalysisItem as InboxItem, Decision } from '../../../shared/contract/inbox';
 import './inbox/inbox.css';
 
 const SHORTCUTS: Array<[string, string]> = [
@@ -90,7 +90,7 @@ export function InboxPage() {
     if (!actions.length || busy) return;
     setBusy(true);
     try {
-      const r = await api.post<ExecuteResult>('/api/inbox/execute', { actions });
+      const r = await call(routes.inbox.execute, { body: { actions } });
       const done = r.results.filter((x) => x.status === 'done').length;
       const failed = r.results.filter((x) => x.status === 'error');
       setDecisions({});
@@ -104,8 +104,7 @@ export function InboxPage() {
           action: {
             label: 'Undo',
             run: () => {
-              void api
-                .post('/api/inbox/undo', { undo_id: undoId })
+              void call(routes.inbox.undo, { body: { undo_id: undoId } })
                 .then(() => toasts.show({ title: 'Undone', body: 'Every file is back where it was.' }))
                 .catch((e: unknown) => toasts.show({ title: 'Undo failed', body: e instanceof ApiError ? e.message : String(e), kind: 'error' }))
                 .finally(() => void reload());
@@ -143,8 +142,8 @@ export function InboxPage() {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement | null;
       if (editing || e.ctrlKey || e.metaKey || e.altKey || (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.isContentEditable))) return;
-      if (!items.length) return;
       const item = current;
+      if (!item) return;
       const step = (n: number) => setCursor((c) => Math.max(0, Math.min(items.length - 1, c + n)));
       switch (e.key) {
         case 'j':

@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, ApiError } from '../api';
+import { ApiError, call, routes } from '../api';
+import { HubEvent } from '../../../shared/contract';
+import type { InboxView, SearchHit } from '../../../shared/contract/mail';
 import { useHubEvent, useOnReconnect } from '../hub';
 import { EmptyState } from '../components/EmptyState';
 import { ImportDrop } from './mail/ImportDrop';
@@ -7,19 +9,11 @@ import { ThreadView, type ThreadCommand } from './mail/ThreadView';
 import { ThreadList } from './mail/ThreadList';
 import { Compose, type ComposeMode } from './mail/Compose';
 import { Snippet } from './mail/Snippet';
-import { type InboxView } from './mail/types';
 import { capCount } from '../../../shared/badge';
 import './mail/mail.css';
 
 type StatusFilter = 'open' | 'snoozed' | 'closed' | '';
 
-interface SearchHit {
-  message_id: string;
-  thread_id: string;
-  snippet?: string;
-  subject: string;
-  score: number;
-}
 
 /** Mail: inboxes with unread counts, threads with labels/triage/status, the thread, search, drafts and import. */
 export function MailPage() {
@@ -44,7 +38,7 @@ export function MailPage() {
 
   const loadInboxes = useCallback(async () => {
     try {
-      const list = await api.get<InboxView[]>('/api/mail/inboxes');
+      const list = await call(routes.mail.inboxes);
       setInboxes(list);
       setInboxId((cur) => (cur && list.some((i) => i.id === cur) ? cur : (list[0]?.id ?? null)));
     } catch (e) {
@@ -61,8 +55,7 @@ export function MailPage() {
     setCompose(null);
   }, [inboxId]);
   useEffect(() => {
-    void api
-      .get<{ policies: string[] }>('/api/mail/config')
+    void call(routes.mail.config)
       .then((c) => setPolicies(c.policies))
       .catch(() => {});
   }, []);
@@ -70,13 +63,13 @@ export function MailPage() {
     void loadInboxes();
     void loadThreads();
   }, [loadInboxes, loadThreads]);
-  useHubEvent('MailChanged', reloadAll);
+  useHubEvent(HubEvent.mailChanged, reloadAll);
   useOnReconnect(reloadAll);
 
   const search = async () => {
     if (!inboxId || !query.trim()) return setHits(null);
     try {
-      const r = await api.get<{ results: SearchHit[] }>(`/api/mail/search?inbox=${encodeURIComponent(inboxId)}&q=${encodeURIComponent(query)}`);
+      const r = await call(routes.mail.search, { query: { inbox: inboxId, q: query } });
       setHits(r.results);
     } catch (e) {
       setError(e instanceof ApiError ? e.message : String(e));
@@ -102,6 +95,7 @@ export function MailPage() {
       if (!ids.length) return;
       const i = threadId ? ids.indexOf(threadId) : -1;
       const next = ids[Math.max(0, Math.min(ids.length - 1, i < 0 ? 0 : i + step))];
+      if (next === undefined) return;
       setCompose(null);
       setThreadId(next);
       document.querySelector(`[data-thread-id="${CSS.escape(next)}"]`)?.scrollIntoView({ block: 'nearest' });
@@ -178,8 +172,7 @@ export function MailPage() {
               className="mail-add"
               onSubmit={(e) => {
                 e.preventDefault();
-                void api
-                  .post<InboxView>('/api/mail/inboxes', { address })
+                void call(routes.mail.createInbox, { body: { address } })
                   .then((ib) => {
                     setAdding(false);
                     setAddress('');

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { ConnectSnippetDto, InfoDto } from '../../../shared/api';
+import type { ConnectSnippetDto, InfoDto } from '../../../shared/contract';
 import type { SettingsDto } from '../../../shared/settings';
-import { api, ApiError } from '../api';
+import { api, ApiError, call, routes } from '../api';
 import { useOnReconnect } from '../hub';
 import { useRoute } from '../router';
 import { CopyButton } from '../components/CopyButton';
@@ -32,9 +32,9 @@ export function SettingsPage() {
   const [busy, setBusy] = useState(false);
 
   const load = useCallback(() => {
-    api.get<InfoDto>('/api/info').then(setInfo, (e: Error) => setError(e.message));
+    call(routes.core.info).then(setInfo, (e: Error) => setError(e.message));
     api.get<SettingsDto>('/api/settings').then(setSettings, (e: Error) => setError(e.message));
-    api.get<ConnectSnippetDto>('/api/connect').then(setSnippet, (e: Error) => setError(e.message));
+    call(routes.core.connect).then(setSnippet, (e: Error) => setError(e.message));
   }, []);
   useEffect(load, [load]);
   useOnReconnect(load);
@@ -50,7 +50,7 @@ export function SettingsPage() {
     setBusy(true);
     setError(null);
     try {
-      setResult(await api.post('/api/connect/claude-desktop'));
+      setResult(await call(routes.core.connectClaudeDesktop));
     } catch (e) {
       setError(e instanceof ApiError ? e.message : String(e));
     } finally {

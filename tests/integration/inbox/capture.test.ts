@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import YAML from 'yaml';
+import { parseYaml } from '../../../electron/core/domains/vault';
 import { callTool, callToolError, startTestOwner, tempDir, waitForHubEvent, type TestOwner } from '../../helpers/owner';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
 function frontmatter(file: string): Record<string, unknown> {
   const m = /^---\n([\s\S]*?)\n---\n/.exec(fs.readFileSync(file, 'utf8'));
-  return m ? (YAML.parse(m[1]) as Record<string, unknown>) : {};
+  return m ? (parseYaml(m[1] ?? '') as Record<string, unknown>) : {};
 }
 
 describe('saving to the inbox', () => {

@@ -4,25 +4,17 @@
  */
 import readline from 'node:readline';
 import { resolveConfig } from '../../../electron/core/host/config';
-import { EventBus } from '../../../electron/core/kernel/events';
 import { silentLogger } from '../../../electron/core/kernel/log';
-import { systemClock } from '../../../electron/core/kernel/clock';
-import type { CoreContext } from '../../../electron/core/kernel/types';
-import { openStateDb } from '../../../electron/core/kernel/db';
 import { createVault } from '../../../electron/core/domains/vault';
 import { createInbox, type ActionInput } from '../../../electron/core/domains/inbox';
+import { createCoreContext } from '../../../electron/core/host/context';
 
 export async function openCore(dataDir: string, vaultDir: string, appRoot: string) {
   const config = resolveConfig({ dataDir, vault: vaultDir, env: {}, appRoot });
-  const ctx: CoreContext = {
-    config,
+  const { ctx } = createCoreContext(config, { broadcast() {} }, {
     log: silentLogger(),
-    stateDb: openStateDb(dataDir),
-    hub: { broadcast() {} },
-    events: new EventBus(),
     platform: { kind: 'headless', notify() {}, setBadge() {}, badges: () => ({}), secrets: { encrypt: (s) => s, decrypt: (s) => s } },
-    clock: systemClock,
-  };
+  });
   const vault = createVault(ctx, { watch: false, gitInit: true });
   await vault.start?.();
   const inbox = createInbox(ctx, { vault });

@@ -6,18 +6,16 @@
 import path from 'node:path';
 import { openDatabase } from '../../../electron/core/kernel/db/open';
 import { resolveConfig } from '../../../electron/core/host/config';
-import { headlessPlatform } from '../../../electron/core/host/platform';
-import { EventBus } from '../../../electron/core/kernel/events';
 import { silentLogger } from '../../../electron/core/kernel/log';
-import { systemClock } from '../../../electron/core/kernel/clock';
 import { MailService } from '../../../electron/core/domains/mail/service';
+import { createCoreContext } from '../../../electron/core/host/context';
 
 const [dataDir, vaultDir, mode, threadId, key, body] = process.argv.slice(2);
 const db = openDatabase(path.join(dataDir, 'state.db'));
 const log = silentLogger();
 const hub = { broadcast: () => {} };
 const config = resolveConfig({ dataDir, vault: vaultDir, env: {}, port: 0 });
-const mail = new MailService({ config, log, stateDb: db, hub, events: new EventBus(), platform: headlessPlatform(dataDir, hub, log), clock: systemClock }, {});
+const mail = new MailService(createCoreContext(config, hub, { log, stateDb: db }).ctx, {});
 const thread = mail.store.thread(threadId);
 const inbox = mail.store.inbox(thread.inbox_id);
 if (mode === 'queue') {

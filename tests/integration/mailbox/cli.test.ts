@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type ChildProcess } from 'node:child_process';
 import { tempDir, writeFiles } from '../../helpers/owner';
 import { killAndWait, runCli, startCli } from '../../helpers/cli';
-import type { TaskDto } from '../../../shared/mailbox';
+import type { TaskDto } from '../../../shared/contract/mailbox';
 
 const RUNNING = /Mailroom is running at (http:\/\/127\.0\.0\.1:(\d+))\/\?token=([\w-]+)/;
 

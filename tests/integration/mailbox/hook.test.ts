@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { REPO_ROOT, startTestOwner, tempDir, waitForHubEvent, type TestOwner } from '../../helpers/owner';
-import type { TaskDto } from '../../../shared/mailbox';
+import type { TaskDto } from '../../../shared/contract/mailbox';
 
 /**
  * Claude Code's documented hook output for PostToolUse (code.claude.com/docs/en/hooks: the

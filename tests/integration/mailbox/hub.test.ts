@@ -3,7 +3,7 @@ import type { HubConnection } from '@microsoft/signalr';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool, callToolError, startTestOwner, tempDir, waitForHubEvent, type TestOwner } from '../../helpers/owner';
 import { stdioClient } from '../../helpers/cli';
-import type { TaskDto, TaskMessageDto } from '../../../shared/mailbox';
+import type { TaskDto, TaskMessageDto } from '../../../shared/contract/mailbox';
 
 interface Inbox {
   task_id: string;

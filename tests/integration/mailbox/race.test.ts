@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, startTestOwner, tempDir, type TestOwner } from '../../helpers/owner';
-import type { TaskDto, TaskMessageDto } from '../../../shared/mailbox';
+import type { TaskDto, TaskMessageDto } from '../../../shared/contract/mailbox';
 
 describe('check_inbox under a race', () => {
   let owner: TestOwner;

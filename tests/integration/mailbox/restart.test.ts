@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { callTool, tempDir, waitFor } from '../../helpers/owner';
 import { killAndWait, startCli } from '../../helpers/cli';
 import { pidAlive } from '../../../electron/core/host/lock';
-import type { TaskDto, TaskMessageDto } from '../../../shared/mailbox';
+import type { TaskDto, TaskMessageDto } from '../../../shared/contract/mailbox';
 
 const RUNNING = /Mailroom is running at (http:\/\/127\.0\.0\.1:(\d+))\/\?token=([\w-]+)/;
 

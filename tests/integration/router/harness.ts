@@ -4,12 +4,11 @@ import { openStateDb } from '../../../electron/core/kernel/db';
 import { resolveConfig } from '../../../electron/core/host/config';
 import { keyFileSecretBox } from '../../../electron/core/host/secrets';
 import { createLogger } from '../../../electron/core/kernel/log';
-import { EventBus } from '../../../electron/core/kernel/events';
-import { systemClock } from '../../../electron/core/kernel/clock';
 import type { Clock, CoreContext } from '../../../electron/core/kernel/types';
 import { createRouter, type Router } from '../../../electron/core/domains/router';
 import type { RouterDeps } from '../../../electron/core/domains/router/service';
 import { REPO_ROOT, tempDir } from '../../helpers/owner';
+import { createCoreContext } from '../../../electron/core/host/context';
 
 export const TEST_SERVER = path.join(REPO_ROOT, 'tests', 'fixtures', 'mcp-test-server.mjs');
 export const NODE = process.execPath;
@@ -102,15 +101,12 @@ export function makeRouter(opts: { clock?: Clock; deps?: RouterDeps; vaultFiles?
   const log = createLogger({ file: logFile, level: 'debug' });
   const stateDb = openStateDb(dataDir);
   const broadcasts: Harness['broadcasts'] = [];
-  const ctx: CoreContext = {
-    config,
+  const { ctx } = createCoreContext(config, { broadcast: (event, ...args) => void broadcasts.push({ event, args }) }, {
     log,
     stateDb,
-    hub: { broadcast: (event, ...args) => broadcasts.push({ event, args }) },
-    events: new EventBus(),
     platform: { kind: 'headless', notify() {}, setBadge() {}, badges: () => ({}), secrets: keyFileSecretBox(dataDir) },
-    clock: opts.clock ?? systemClock,
-  };
+    clock: opts.clock,
+  });
   const router = createRouter(ctx, opts.deps);
   return {
     router,

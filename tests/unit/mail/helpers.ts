@@ -5,12 +5,9 @@ import { openDatabase } from '../../../electron/core/kernel/db/open';
 import { m001Core } from '../../../electron/core/kernel/db/migrations/001_core';
 import { m005Mail } from '../../../electron/core/kernel/db/migrations/005_mail';
 import { resolveConfig } from '../../../electron/core/host/config';
-import { headlessPlatform } from '../../../electron/core/host/platform';
-import { EventBus } from '../../../electron/core/kernel/events';
 import { silentLogger } from '../../../electron/core/kernel/log';
-import { systemClock } from '../../../electron/core/kernel/clock';
-import type { CoreContext } from '../../../electron/core/kernel/types';
 import { MailService, type MailDeps } from '../../../electron/core/domains/mail/service';
+import { createCoreContext } from '../../../electron/core/host/context';
 
 export const FIXTURE_DIR = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../fixtures/mail');
 
@@ -32,7 +29,7 @@ export function mailServiceForTest(deps: MailDeps = {}, vaultFiles: Record<strin
   const events: Array<[string, unknown[]]> = [];
   const hub = { broadcast: (e: string, ...args: unknown[]) => void events.push([e, args]) };
   const config = resolveConfig({ dataDir, vault: vaultDir, env: {}, port: 0 });
-  const ctx: CoreContext = { config, log, stateDb: db, hub, events: new EventBus(), platform: headlessPlatform(dataDir, hub, log), clock: systemClock };
+  const { ctx } = createCoreContext(config, hub, { log, stateDb: db });
   const mail = new MailService(ctx, deps);
   return { mail, ctx, db, dataDir, vaultDir, hubEvents: events, close: async () => { await mail.stop(); db.close(); } };
 }

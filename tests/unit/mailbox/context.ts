@@ -1,13 +1,12 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { EventBus } from '../../../electron/core/kernel/events';
 import { silentLogger } from '../../../electron/core/kernel/log';
-import { systemClock } from '../../../electron/core/kernel/clock';
 import type { CoreContext, Platform } from '../../../electron/core/kernel/types';
 import { m001Core } from '../../../electron/core/kernel/db/migrations/001_core';
 import { m003Mailbox } from '../../../electron/core/kernel/db/migrations/003_mailbox';
 import { resolveConfig } from '../../../electron/core/host/config';
 import { REPO_ROOT, tempDir } from '../../helpers/owner';
+import { createCoreContext } from '../../../electron/core/host/context';
 
 export interface Recorded {
   events: Array<{ event: string; args: unknown[] }>;
@@ -34,14 +33,6 @@ export function mailboxContext(): { ctx: CoreContext; rec: Recorded; dbFile: str
     secrets: { encrypt: (s) => s, decrypt: (s) => s },
   };
   const config = resolveConfig({ dataDir, vault: tempDir('mailroom-vault-'), env: {}, appRoot: REPO_ROOT });
-  const ctx: CoreContext = {
-    config,
-    log: silentLogger(),
-    stateDb: db,
-    hub: { broadcast: (event, ...args) => rec.events.push({ event, args }) },
-    events: new EventBus(),
-    platform,
-    clock: systemClock,
-  };
+  const { ctx } = createCoreContext(config, { broadcast: (event, ...args) => void rec.events.push({ event, args }) }, { log: silentLogger(), stateDb: db, platform });
   return { ctx, rec, dbFile, dataDir };
 }

@@ -3,14 +3,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNlp, similarity, type NlpDomain } from '../../../electron/core/domains/nlp';
 import { resolveConfig } from '../../../electron/core/host/config';
-import { EventBus, silentLogger, systemClock, type CoreContext } from '../../../electron/core/kernel';
+import { silentLogger, type CoreContext } from '../../../electron/core/kernel';
 import { REPO_ROOT, tempDir } from '../../helpers/owner';
+import { createCoreContext } from '../../../electron/core/host/context';
 
 function ctxWith(models?: Record<string, string>): CoreContext {
   const dataDir = tempDir();
   if (models) fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ models }));
   const config = resolveConfig({ dataDir, vault: tempDir(), env: {}, appRoot: REPO_ROOT });
-  return { config, log: silentLogger(), clock: systemClock, events: new EventBus() } as unknown as CoreContext;
+  return createCoreContext(config, { broadcast() {} }, { log: silentLogger(), platform: { kind: 'headless', notify() {}, setBadge() {}, badges: () => ({}), secrets: { encrypt: (s) => s, decrypt: (s) => s } } }).ctx;
 }
 
 let nlp: NlpDomain;

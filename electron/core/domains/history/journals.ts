@@ -2,6 +2,10 @@
  * Read-only views of the journals other domains keep in the state DB: inbox batches (and their
  * steps), router distributions, the mail outbox. Each query first checks its table exists, so a
  * state DB without that domain's migration simply has nothing to show.
+ *
+ * ARCHITECTURE EXCEPTION (documented in docs/architecture.md, "Known exception"): these tables
+ * belong to the inbox, router and mail domains; reading them here bypasses those domains' public
+ * faces. To be replaced by typed ports handed to createHistory by the host.
  */
 import type Database from 'better-sqlite3';
 

@@ -3,9 +3,8 @@
  * hints kept in frontmatter for analysis, or — with skip_inbox and a category — file it directly.
  */
 import path from 'node:path';
-import YAML from 'yaml';
 import { MailroomError } from '../../kernel/errors';
-import { freePath, isIgnoredRel, normalizeRel, splitFrontmatter, type VaultApi } from '../vault';
+import { freePath, isIgnoredRel, normalizeRel, splitFrontmatter, stringifyYaml, type VaultApi } from '../vault';
 import type { ProcessingHints } from './contract';
 import { INBOX_FOLDER } from './analyze';
 import { clip, plain, slugify } from './text';
@@ -72,7 +71,7 @@ export async function saveItem(vault: Pick<VaultApi, 'root' | 'resolve' | 'write
   const abs = freePath(vault.resolve(`${folder}/${name}`));
   const rel = path.relative(vault.root, abs).split(path.sep).join('/');
   const hasHeading = /^#\s+/m.test(body);
-  const text = `---\n${YAML.stringify(fm).trimEnd()}\n---\n\n${hasHeading || input.title === undefined ? '' : `# ${title}\n\n`}${body.trim()}\n`;
+  const text = `---\n${stringifyYaml(fm).trimEnd()}\n---\n\n${hasHeading || input.title === undefined ? '' : `# ${title}\n\n`}${body.trim()}\n`;
   const r = await vault.writeNote(rel, text, { message: filed ? `Mailroom: file "${clip(title, 50)}" into ${folder}` : `Mailroom: save "${clip(title, 50)}" to the inbox` });
   return { path: r.path, filed, ...(r.commit ? { commit: r.commit } : {}) };
 }

@@ -1,26 +1,15 @@
-import type { Command } from 'commander';
-import type { CliRuntime } from '../../entry/cli-runtime';
-
-const withDirs = <C extends Command>(cmd: C): C =>
-  cmd.option('--vault <dir>', 'the markdown vault (env MAILROOM_VAULT)').option('--data-dir <dir>', 'where Mailroom keeps its state (env MAILROOM_DATA_DIR)');
-
-interface ExportRow {
-  path: string;
-  title: string;
-  label: string | null;
-  edited: boolean;
-  suggested_destination: string | null;
-  created_at: string;
-}
+import { cliCall, defineCommand, defineGroup, type CliCommandDef } from '../../kernel/cli';
+import { inboxRoutes } from '../../../../shared/contract/inbox';
 
 /** `mailroom inbox examples [--jsonl]`: the labelled examples learnt from review; a thin call to /api/inbox/examples. */
-export function registerInboxCommands(program: Command, rt: CliRuntime): void {
-  const inbox = program.command('inbox').description('the vault inbox: what Mailroom learnt from your filing decisions');
-  withDirs(inbox.command('examples'))
-    .description('list the labelled examples kept from review (accepts, edits, deletes, merges, skips)')
-    .option('--jsonl', 'one JSON object per line (the same as GET /api/inbox/examples.jsonl)')
-    .action(async (o: { jsonl?: boolean }) => {
-      const r = await rt.call<{ count: number; examples: ExportRow[] }>('GET', '/api/inbox/examples');
+export const inboxCommands: CliCommandDef[] = [
+  defineGroup(['inbox'], 'the vault inbox: what Mailroom learnt from your filing decisions'),
+  defineCommand<{ jsonl?: boolean }>({
+    path: ['inbox', 'examples'],
+    description: 'list the labelled examples kept from review (accepts, edits, deletes, merges, skips)',
+    options: [{ flags: '--jsonl', description: 'one JSON object per line (the same as GET /api/inbox/examples.jsonl)' }],
+    async run(rt, _args, o) {
+      const r = await cliCall(rt, inboxRoutes.examples, {});
       if (o.jsonl) {
         if (r.examples.length) rt.out(r.examples.map((e) => JSON.stringify(e)).join('\n'));
         return;
@@ -31,5 +20,6 @@ export function registerInboxCommands(program: Command, rt: CliRuntime): void {
       }
       for (const e of r.examples) rt.out(`${e.created_at.slice(0, 10)}  ${(e.label ?? '').padEnd(28)}  ${e.edited ? 'edited ' : 'accepted'}  ${e.title}`);
       rt.out(`${r.count} example${r.count === 1 ? '' : 's'}.`);
-    });
-}
+    },
+  }),
+];

@@ -2,6 +2,7 @@
  * The inbox: rules, analysis (entity resolution through the vault index), execution with a
  * crash-safe journal and undo, and capture (brain_inbox_save, drag-and-drop).
  */
+export { inboxCommands } from './cli';
 import path from 'node:path';
 import { invokeTool } from '../../kernel/tool';
 import { MailroomError, notFound } from '../../kernel/errors';
@@ -9,7 +10,7 @@ import { RawResponse, type CoreContext, type Domain } from '../../kernel/types';
 import type { Nlp } from '../nlp';
 import { inboxSchema } from '../../kernel/db/migrations/002_inbox';
 import { atomicWrite, freePath, listVaultFiles, normalizeRel, parseNote, readVaultFile, sha256, tryReadVaultFile, vaultFileStat, type VaultApi } from '../vault';
-import { HubEvent } from '../../../../shared/api';
+import { HubEvent } from '../../../../shared/contract';
 import { analyzeOne, INBOX_FOLDER, type AnalysisDetail } from './analyze';
 import { saveItem, type SaveInput, type SaveResult } from './capture';
 import type { ActionInput, AnalysisItem, AnalyzeResult, ExecuteResult, UndoResult } from './contract';

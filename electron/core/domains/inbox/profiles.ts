@@ -9,7 +9,7 @@
  */
 import type { VaultIndex } from '../vault';
 import { splitFrontmatter, tryReadVaultFile } from '../vault';
-import { searchableText } from '../vault/parse';
+import { searchableText } from '../vault';
 import { stem } from './rules';
 import { contentWords } from './text';
 

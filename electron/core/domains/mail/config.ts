@@ -1,10 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
-import matter from 'gray-matter';
 import { MailroomError, invalidArgument } from '../../kernel/errors';
 import { writeFileAtomic } from '../../kernel/fs';
-import { listVaultFiles, readVaultFile, resolveVaultPath } from '../vault';
+import { listVaultFiles, parseYaml, readVaultFile, resolveVaultPath, splitFrontmatter } from '../vault';
 import { DEFAULT_POLICIES, DEFAULT_SCHEMAS, DEFAULT_TAXONOMIES } from './defaults/index';
 
 export const MAIL_CONFIG_DIR = path.join('_brain_config', 'mail');
@@ -285,7 +283,7 @@ export class MailConfigFiles {
     }
     let doc: Record<string, unknown>;
     try {
-      doc = (YAML.parse(found.text) ?? {}) as Record<string, unknown>;
+      doc = (parseYaml(found.text) ?? {}) as Record<string, unknown>;
     } catch (e) {
       throw new MailroomError('invalid_config', `${found.file} is not valid YAML${where(e)}; fix the file or remove it to use the built-in one.`, { file: found.file });
     }
@@ -329,9 +327,10 @@ export class MailConfigFiles {
     let fm: Record<string, unknown>;
     let body: string;
     try {
-      const parsed = matter(found.text);
-      fm = parsed.data as Record<string, unknown>;
-      body = parsed.content;
+      const parsed = splitFrontmatter(found.text);
+      if (parsed.error) throw new Error(parsed.error);
+      fm = parsed.frontmatter;
+      body = parsed.body;
     } catch (e) {
       throw new MailroomError('invalid_config', `${found.file} has invalid front matter${where(e)}; fix the YAML between the --- lines.`, { file: found.file });
     }

@@ -1,4 +1,4 @@
-import type { Config } from '../../host/config';
+import type { Config } from '../../kernel/config';
 import type { SampleRequest } from '../../kernel/types';
 import type { Policy } from './config';
 import type { InboxRow, MessageRow, ThreadRow } from './store';

@@ -1,6 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { Nlp, EntitySpan } from '../nlp/contract';
+import type { Nlp, EntitySpan } from '../nlp';
 import type { MessageRow } from './store';
 import type { MessageFacts } from './facts';
 import { findAddresses, findAmounts, findDates, findEmails, findPhones, findTimes, type Found } from './parsers';

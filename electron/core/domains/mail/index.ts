@@ -1,6 +1,7 @@
+export { mailCommands } from './cli';
 import type { CoreContext, Domain } from '../../kernel/types';
 import { completeFrom } from '../../kernel/complete';
-import type { Nlp } from '../nlp/contract';
+import type { Nlp } from '../nlp';
 import type { InboxSaveDep, RouterDep } from './deps';
 import { mailResources } from './resources';
 import { mailRoutes } from './routes';

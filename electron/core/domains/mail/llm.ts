@@ -7,7 +7,7 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { Config } from '../../host/config';
+import type { Config } from '../../kernel/config';
 import type { SampleRequest } from '../../kernel/types';
 import type { Taxonomy } from './config';
 import type { ExtractResult } from './extract';

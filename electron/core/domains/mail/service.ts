@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { CoreContext, JsonObject, SampleRequest } from '../../kernel/types';
 import { MailroomError, invalidArgument } from '../../kernel/errors';
-import type { Nlp } from '../nlp/contract';
+import type { Nlp } from '../nlp';
 import { MailConfigFiles } from './config';
 import type { InboxSaveDep, RouterDep } from './deps';
 import { generateDraft, needsApproval, policyRiskFlags, replyRecipients, replyTarget } from './draft';
@@ -230,7 +230,7 @@ export class MailService {
 
   // ---------- import ----------
 
-  async importItems(inboxId: string, items: Iterable<RawItem>, onProgress?: (p: { phase: string; done: number; total: number }) => void): Promise<ImportReport> {
+  async importItems(inboxId: string, items: Iterable<RawItem>, onProgress?: (p: { phase: 'parse' | 'store'; done: number; total: number }) => void): Promise<ImportReport> {
     const ib = this.store.inbox(inboxId);
     const report = await ingest(this.store, ib, items, { now: () => this.ctx.clock.now(), log: this.ctx.log.child('mail.import'), onProgress });
     if (report.imported) {
@@ -291,10 +291,10 @@ export class MailService {
     if (record.intent !== 'other' && !t.labels.includes(record.intent)) this.store.setThreadLabels(t.id, [...t.labels, record.intent]);
   }
 
-  importPath(inboxId: string, p: string, onProgress?: (p: { phase: string; done: number; total: number }) => void): Promise<ImportReport> {
+  importPath(inboxId: string, p: string, onProgress?: (p: { phase: 'parse' | 'store'; done: number; total: number }) => void): Promise<ImportReport> {
     const ib = this.store.inbox(inboxId);
     // Streams (an mbox is split as it is read); the UI hears the progress like an upload's.
-    const progress = onProgress ?? ((x: { phase: string; done: number; total: number }) => this.ctx.hub.broadcast('MailImportProgress', { import_id: null, inbox_id: ib.id, ...x }));
+    const progress = onProgress ?? ((x: { phase: 'parse' | 'store'; done: number; total: number }) => this.ctx.hub.broadcast('MailImportProgress', { import_id: null, inbox_id: ib.id, ...x }));
     return this.importItems(ib.id, readSource(p), progress);
   }
 
@@ -304,7 +304,7 @@ export class MailService {
   }
 
   private importUploadItems(inboxId: string, items: Iterable<RawItem>, importId?: string): Promise<ImportReport> {
-    const progress = (p: { phase: string; done: number; total: number }) => this.ctx.hub.broadcast('MailImportProgress', { import_id: importId ?? null, inbox_id: inboxId, ...p });
+    const progress = (p: { phase: 'parse' | 'store' | 'done'; done: number; total: number }) => this.ctx.hub.broadcast('MailImportProgress', { import_id: importId ?? null, inbox_id: inboxId, ...p });
     return this.importItems(inboxId, items, progress).then((report) => {
       // The last event of an import: the page ends its bar on this or on the HTTP reply, whichever is first.
       progress({ phase: 'done', done: report.total, total: report.total });

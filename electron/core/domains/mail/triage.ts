@@ -1,4 +1,4 @@
-import type { Nlp } from '../nlp/contract';
+import type { Nlp } from '../nlp';
 import type { Taxonomy } from './config';
 import type { MessageFacts, SenderKind } from './facts';
 import type { MessageRow } from './store';

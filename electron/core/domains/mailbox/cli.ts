@@ -1,18 +1,7 @@
 import path from 'node:path';
-import type { Command } from 'commander';
-import type { CliRuntime } from '../../entry/cli-runtime';
+import { cliCall, defineCommand, defineGroup, type CliCommandDef } from '../../kernel/cli';
 import { invalidArgument } from '../../kernel/errors';
-import type { MessagePriority, TaskDto } from '../../../../shared/mailbox';
-
-interface UninstallSummary {
-  removed: string;
-  restored: string[];
-  merged: string[];
-  skipped: Array<{ file: string; reason: string }>;
-}
-
-const withDirs = <C extends Command>(cmd: C): C =>
-  cmd.option('--vault <dir>', 'the markdown vault (env MAILROOM_VAULT)').option('--data-dir <dir>', 'where Mailroom keeps its state (env MAILROOM_DATA_DIR)');
+import { mailboxRoutes, type MessagePriority } from '../../../../shared/contract/mailbox';
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
@@ -27,17 +16,19 @@ async function readStdin(): Promise<string> {
 }
 
 /** `mailroom session add|list|remove|done` and `mailroom send`: thin calls to the sessions API. */
-export function registerMailboxCommands(program: Command, rt: CliRuntime): void {
-  const session = program.command('session').description('session mailboxes: push messages into running Claude Code sessions');
-
-  withDirs(session.command('add'))
-    .description('create a session and install its mailbox (CLAUDE.md addendum, hook, .mcp.json) into a working folder')
-    .requiredOption('--name <name>', 'a name people recognise (e.g. backend)')
-    .requiredOption('--dir <path>', 'the working folder Claude Code runs in')
-    .option('--peer <id>', 'link it to another session, so send_to_peer reaches it')
-    .option('--json', 'print the session as JSON')
-    .action(async (o: { name: string; dir: string; peer?: string; json?: boolean }) => {
-      const t = await rt.call<TaskDto>('POST', '/api/sessions', { name: o.name, working_dir: path.resolve(o.dir), ...(o.peer ? { peer: o.peer } : {}) });
+export const mailboxCommands: CliCommandDef[] = [
+  defineGroup(['session'], 'session mailboxes: push messages into running Claude Code sessions'),
+  defineCommand<{ name: string; dir: string; peer?: string; json?: boolean }>({
+    path: ['session', 'add'],
+    description: 'create a session and install its mailbox (CLAUDE.md addendum, hook, .mcp.json) into a working folder',
+    options: [
+      { flags: '--name <name>', description: 'a name people recognise (e.g. backend)', required: true },
+      { flags: '--dir <path>', description: 'the working folder Claude Code runs in', required: true },
+      { flags: '--peer <id>', description: 'link it to another session, so send_to_peer reaches it' },
+      { flags: '--json', description: 'print the session as JSON' },
+    ],
+    async run(rt, _args, o) {
+      const t = await cliCall(rt, mailboxRoutes.create, { body: { name: o.name, working_dir: path.resolve(o.dir), ...(o.peer ? { peer: o.peer } : {}) } });
       if (o.json) return rt.out(JSON.stringify(t));
       rt.out(
         [
@@ -46,50 +37,55 @@ export function registerMailboxCommands(program: Command, rt: CliRuntime): void 
           `  Start Claude Code in that folder; send it messages with: mailroom send --task ${t.id} "…"`,
         ].join('\n'),
       );
-    });
-
-  withDirs(session.command('list'))
-    .description('every session with its status and pending messages')
-    .option('--json', 'print JSON')
-    .action(async (o: { json?: boolean }) => {
-      const list = await rt.call<TaskDto[]>('GET', '/api/sessions');
+    },
+  }),
+  defineCommand<{ json?: boolean }>({
+    path: ['session', 'list'],
+    description: 'every session with its status and pending messages',
+    options: [{ flags: '--json', description: 'print JSON' }],
+    async run(rt, _args, o) {
+      const list = await cliCall(rt, mailboxRoutes.list, {});
       if (o.json) return rt.out(JSON.stringify(list));
       if (list.length === 0) return rt.out('No sessions yet. Create one with: mailroom session add --name NAME --dir PATH');
       rt.out(table([['ID', 'STATUS', 'PENDING', 'NAME', 'FOLDER'], ...list.map((t) => [t.id, t.status, String(t.pending), t.name, t.working_dir])]));
-    });
-
-  withDirs(session.command('remove'))
-    .description('remove a session: restores CLAUDE.md, .claude/settings.json and .mcp.json in its folder, forgets its messages')
-    .argument('<id>', 'session id')
-    .action(async (id: string) => {
-      const r = await rt.call<UninstallSummary>('DELETE', `/api/sessions/${encodeURIComponent(id)}`);
+    },
+  }),
+  defineCommand({
+    path: ['session', 'remove'],
+    description: 'remove a session: restores CLAUDE.md, .claude/settings.json and .mcp.json in its folder, forgets its messages',
+    arguments: [{ name: '<id>', description: 'session id' }],
+    async run(rt, [id = '']) {
+      const r = await cliCall(rt, mailboxRoutes.remove, { params: { id } });
       const parts = [`Removed session ${r.removed}.`];
       if (r.restored.length) parts.push(`  restored to their original bytes: ${r.restored.join(', ')}`);
       if (r.merged.length) parts.push(`  edited since install, only the mailbox part taken out: ${r.merged.join(', ')}`);
       for (const s of r.skipped) parts.push(`  left alone: ${s.file} (${s.reason})`);
       rt.out(parts.join('\n'));
-    });
-
-  withDirs(session.command('done'))
-    .description('mark a session done')
-    .argument('<id>', 'session id')
-    .action(async (id: string) => {
-      const t = await rt.call<TaskDto>('POST', `/api/sessions/${encodeURIComponent(id)}/done`);
+    },
+  }),
+  defineCommand({
+    path: ['session', 'done'],
+    description: 'mark a session done',
+    arguments: [{ name: '<id>', description: 'session id' }],
+    async run(rt, [id = '']) {
+      const t = await cliCall(rt, mailboxRoutes.done, { params: { id } });
       rt.out(`Session ${t.id} "${t.name}" is done${t.pending ? ` (${t.pending} messages were never picked up)` : ''}.`);
-    });
-
-  withDirs(program.command('send'))
-    .description('leave a message in a session\'s mailbox (body "-" reads stdin)')
-    .requiredOption('--task <id>', 'the receiving session')
-    .option('--priority <p>', 'normal or high', 'normal')
-    .argument('<body...>', 'the message (markdown)')
-    .action(async (words: string[], o: { task: string; priority: string }) => {
+    },
+  }),
+  defineCommand<{ task: string; priority: string }>({
+    path: ['send'],
+    description: 'leave a message in a session\'s mailbox (body "-" reads stdin)',
+    options: [
+      { flags: '--task <id>', description: 'the receiving session', required: true },
+      { flags: '--priority <p>', description: 'normal or high', default: 'normal' },
+    ],
+    arguments: [{ name: '<body...>', description: 'the message (markdown)' }],
+    async run(rt, words, o) {
       if (o.priority !== 'normal' && o.priority !== 'high') throw invalidArgument(`--priority must be normal or high, got "${o.priority}".`);
+      const priority: MessagePriority = o.priority;
       const body = words.length === 1 && words[0] === '-' ? await readStdin() : words.join(' ');
-      const r = await rt.call<{ message_id: number; pending: number }>('POST', `/api/sessions/${encodeURIComponent(o.task)}/messages`, {
-        body,
-        priority: o.priority as MessagePriority,
-      });
+      const r = await cliCall(rt, mailboxRoutes.send, { params: { id: o.task }, body: { body, priority } });
       rt.out(`Queued message ${r.message_id} for ${o.task} (${r.pending} pending).`);
-    });
-}
+    },
+  }),
+];

@@ -1,6 +1,6 @@
 import { invalidArgument } from '../../kernel/errors';
 import type { HubMethodHandler } from '../../kernel/types';
-import { MailboxHubMethod } from '../../../../shared/mailbox';
+import { HubMethod } from '../../../../shared/contract/hub';
 import type { MailboxService } from './service';
 
 /**
@@ -10,7 +10,7 @@ import type { MailboxService } from './service';
  */
 export function mailboxHubMethods(svc: MailboxService): Record<string, HubMethodHandler> {
   return {
-    [MailboxHubMethod.sendTaskMessage]: (_ctx, taskId, body, options) => {
+    [HubMethod.sendTaskMessage]: (_ctx, taskId, body, options) => {
       if (typeof taskId !== 'string' || taskId === '') throw invalidArgument('SendTaskMessage(taskId, body[, priority]): taskId must be a non-empty string.');
       const priority = typeof options === 'object' && options !== null ? (options as { priority?: unknown }).priority : options;
       return svc.send(taskId, body, priority, { kind: 'user' }).message_id;

@@ -1,3 +1,4 @@
+export { mailboxCommands } from './cli';
 import type { CoreContext, Domain } from '../../kernel/types';
 import { completeFrom } from '../../kernel/complete';
 import { MailboxService } from './service';

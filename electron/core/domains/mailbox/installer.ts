@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { invalidArgument } from '../../kernel/errors';
-import { mcpEntry } from '../../host/connect';
-import type { Config } from '../../host/config';
+import { mcpEntry } from '../../kernel/launch';
+import type { Config } from '../../kernel/config';
 
 /**
  * Installs the mailbox into a session's working folder — the CLAUDE.md addendum, a PostToolUse

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MailroomError, invalidArgument } from '../../kernel/errors';
 import type { CoreContext } from '../../kernel/types';
-import { MailboxHubEvent, MAX_MESSAGE_BYTES, type MessagePriority, type TaskDto, type TaskMessageDto } from '../../../../shared/mailbox';
+import { MAX_MESSAGE_BYTES, type MessagePriority, type TaskDto, type TaskMessageDto } from '../../../../shared/contract/mailbox';
+import { HubEvent } from '../../../../shared/contract/hub';
 import { MailboxStore, newTaskId } from './store';
 import { installMailbox, uninstallMailbox, type InstallRecord, type UninstallResult } from './installer';
 
@@ -96,8 +97,8 @@ export class MailboxService {
       throw e;
     }
     this.store.setInstallRecord(id, JSON.stringify(record));
-    this.ctx.hub.broadcast(MailboxHubEvent.taskUpdated, task);
-    if (input.peer) this.ctx.hub.broadcast(MailboxHubEvent.taskUpdated, this.store.get(input.peer));
+    this.ctx.hub.broadcast(HubEvent.taskUpdated, task);
+    if (input.peer) this.ctx.hub.broadcast(HubEvent.taskUpdated, this.store.get(input.peer));
     this.ctx.log.info('session created', { task: id, dir: real });
     return task;
   }
@@ -108,10 +109,10 @@ export class MailboxService {
     const raw = this.store.installRecord(id);
     const uninstall: UninstallResult = raw ? uninstallMailbox(JSON.parse(raw) as InstallRecord) : { restored: [], merged: [], skipped: [] };
     this.store.delete(id);
-    this.ctx.hub.broadcast(MailboxHubEvent.taskRemoved, id);
+    this.ctx.hub.broadcast(HubEvent.taskRemoved, id);
     for (const p of task.peers) {
       const peer = this.store.find(p);
-      if (peer) this.ctx.hub.broadcast(MailboxHubEvent.taskUpdated, peer);
+      if (peer) this.ctx.hub.broadcast(HubEvent.taskUpdated, peer);
     }
     this.refreshBadge();
     this.ctx.log.info('session removed', { task: id, ...uninstall });
@@ -122,14 +123,14 @@ export class MailboxService {
     this.store.get(a);
     this.store.link(a, b);
     const ta = this.store.get(a);
-    this.ctx.hub.broadcast(MailboxHubEvent.taskUpdated, ta);
-    this.ctx.hub.broadcast(MailboxHubEvent.taskUpdated, this.store.get(b));
+    this.ctx.hub.broadcast(HubEvent.taskUpdated, ta);
+    this.ctx.hub.broadcast(HubEvent.taskUpdated, this.store.get(b));
     return ta;
   }
 
   setStatus(id: string, status: TaskDto['status']): TaskDto {
     const changed = this.store.setStatus(id, status);
-    if (changed) this.ctx.hub.broadcast(MailboxHubEvent.taskUpdated, changed);
+    if (changed) this.ctx.hub.broadcast(HubEvent.taskUpdated, changed);
     return changed ?? this.store.get(id);
   }
 
@@ -145,7 +146,7 @@ export class MailboxService {
     const target = this.store.get(taskId);
     const sender = from.kind === 'task' && this.store.find(from.id) ? from : ({ kind: 'user' } as const);
     const r = this.store.enqueue(taskId, senderLabel(sender), text, prio);
-    this.ctx.hub.broadcast(MailboxHubEvent.taskMessageQueued, taskId, r.pending);
+    this.ctx.hub.broadcast(HubEvent.taskMessageQueued, taskId, r.pending);
     this.refreshBadge();
     if (sender.kind === 'task') {
       const from = this.store.find(sender.id);
@@ -160,7 +161,7 @@ export class MailboxService {
     const messages = this.store.deliver(taskId);
     const pending = this.store.pending(taskId);
     if (messages.length > 0) {
-      this.ctx.hub.broadcast(MailboxHubEvent.taskMessageDelivered, taskId, pending);
+      this.ctx.hub.broadcast(HubEvent.taskMessageDelivered, taskId, pending);
       this.refreshBadge();
     }
     return { task_id: taskId, messages, pending };

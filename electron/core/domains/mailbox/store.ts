@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { MailroomError } from '../../kernel/errors';
-import type { MessagePriority, TaskDto, TaskMessageDto, TaskStatus } from '../../../../shared/mailbox';
+import type { MessagePriority, TaskDto, TaskMessageDto, TaskStatus } from '../../../../shared/contract/mailbox';
 
 export const TASK_NOT_FOUND = 'task_not_found';
 

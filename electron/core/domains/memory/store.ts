@@ -7,10 +7,8 @@
 import fs from 'node:fs';
 import { writeFileAtomic } from '../../kernel/fs';
 import path from 'node:path';
-import matter from 'gray-matter';
-import YAML from 'yaml';
 import { slug } from '../nlp';
-import { listVaultFiles, resolveVaultPath, tryReadVaultFile } from '../vault';
+import { listVaultFiles, resolveVaultPath, splitFrontmatter, stringifyYaml, tryReadVaultFile } from '../vault';
 
 export const MEMORY_FOLDER = 'memory';
 
@@ -47,18 +45,15 @@ export function renderMemory(m: Memory): string {
     ...(m.source ? { source: m.source } : {}),
     ...(m.reinforced ? { reinforced: m.reinforced } : {}),
   };
-  return `---\n${YAML.stringify(fm).trimEnd()}\n---\n${m.content.trim()}\n`;
+  return `---\n${stringifyYaml(fm).trimEnd()}\n---\n${m.content.trim()}\n`;
 }
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
 export function parseMemory(relPath: string, text: string): Memory | undefined {
-  let parsed: { data: Record<string, unknown>; content: string };
-  try {
-    parsed = matter(text) as unknown as { data: Record<string, unknown>; content: string };
-  } catch {
-    return undefined;
-  }
+  const split = splitFrontmatter(text);
+  if (split.error) return undefined;
+  const parsed = { data: split.frontmatter, content: split.body };
   const d = parsed.data;
   const date = (v: unknown) => (v instanceof Date ? v.toISOString() : typeof v === 'string' ? v : '');
   return {

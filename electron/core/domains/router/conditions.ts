@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { invalidArgument } from '../../kernel/errors';
-import type { RoutableItem } from './types';
+
+export type { RoutableItem } from '../../../../shared/contract/router';
+import type { RoutableItem } from '../../../../shared/contract/router';
 
 /**
  * The trigger language of a route. Its JSON form is what the API stores and the UI builder
@@ -11,17 +13,8 @@ import type { RoutableItem } from './types';
  */
 export const FIELDS = ['folder', 'intent', 'entities', 'tags', 'source', 'title', 'content', 'path'] as const;
 export const OPS = ['equals', 'not_equals', 'in', 'contains', 'starts_with', 'matches', 'exists'] as const;
-export type Field = (typeof FIELDS)[number];
-export type Op = (typeof OPS)[number];
-
-export interface Leaf {
-  field: Field;
-  op: Op;
-  /** A string for most ops, a list for `in`, absent for `exists`. */
-  value?: string | string[];
-  case_sensitive?: boolean;
-}
-export type Condition = { always: true } | { all: Condition[] } | { any: Condition[] } | { not: Condition } | Leaf;
+export type { Field, Op, Leaf, Condition } from '../../../../shared/contract/router';
+import type { Condition, Field, Leaf } from '../../../../shared/contract/router';
 
 const LeafSchema = z
   .object({

@@ -57,10 +57,3 @@ export const ItemRef = z
   })
   .refine((v) => !!v.path !== !!v.item, { message: 'give exactly one of path or item' });
 
-/** Hub events the router broadcasts (the Routes page listens). */
-export const RouterHubEvent = {
-  /** (AdapterStatus) */
-  adapterStatus: 'RouterAdapterStatus',
-  /** (DistributionRow) — one per attempt, as it is logged */
-  distribution: 'RouterDistribution',
-} as const;

@@ -6,7 +6,6 @@ import { routeItemTool } from './tools/route_item';
 import type { RoutableItem } from './types';
 
 export { RouterService, type RouteItemResult, type RouterDeps, type AdapterDto, type RouteDto, type Prepared } from './service';
-export { RouterHubEvent } from './contract';
 export type { RoutableItem, VaultLike, InboxLike, Adapter, Route, AdapterStatus, DistributionRow } from './types';
 export { matches, parseCondition, describeCondition, type Condition } from './conditions';
 export { renderTemplate, templateMap, schemaDefaults } from './mapping/template';

@@ -1,10 +1,9 @@
 import path from 'node:path';
-import matter from 'gray-matter';
 import { z } from 'zod';
 import { MailroomError, invalidArgument, notFound } from '../../kernel/errors';
 import { parseWith } from '../../kernel/tool';
 import type { JsonObject } from '../../kernel/types';
-import { readVaultFile } from '../vault';
+import { readVaultFile, splitFrontmatter } from '../vault';
 import type { InboxLike, RoutableItem, VaultLike } from './types';
 
 /** The item as a client may pass it (route_item { item }, the Preview's sample). */
@@ -109,10 +108,10 @@ export function readNoteFromDisk(vaultDir: string, rel: string): { path: string;
     if (e instanceof MailroomError && e.status !== 404) throw e;
     throw notFound(`No note at ${rel} in the vault.`, { path: rel });
   }
-  const parsed = matter(text);
-  const fm = parsed.data as JsonObject;
-  const title = str(fm.title) ?? (firstLine(parsed.content) || path.basename(rel, path.extname(rel)));
-  return { path: rel.split(path.sep).join('/'), title, frontmatter: fm, content: parsed.content.trim() };
+  const parsed = splitFrontmatter(text);
+  const fm: JsonObject = parsed.frontmatter;
+  const title = str(fm.title) ?? (firstLine(parsed.body) || path.basename(rel, path.extname(rel)));
+  return { path: rel.split(path.sep).join('/'), title, frontmatter: fm, content: parsed.body.trim() };
 }
 
 export interface ItemSources {

@@ -1,25 +1,8 @@
 import type { JsonObject, JsonSchema } from '../../kernel/types';
 import type { Condition } from './conditions';
+import type { KeyValue } from '../../../../shared/contract/router';
 
-/**
- * What the router needs to know about an item. The vault and inbox domains hand over richer
- * objects; these structural types are all the router relies on, so either may change freely.
- */
-export interface RoutableItem {
-  path?: string;
-  title: string;
-  content: string;
-  /** The folder the inbox suggests filing it into (its destination). */
-  folder?: string;
-  intent?: string;
-  entities: string[];
-  tags: string[];
-  /** Where it came from: 'note', 'mcp', 'mail', 'session', … */
-  source?: string;
-  /** An ISO date the item is about (a due date, the day it was written). */
-  date?: string;
-  frontmatter?: JsonObject;
-}
+export type { RoutableItem } from './conditions';
 
 /** `electron/core/domains/vault`, as far as the router uses it. */
 export interface VaultLike {
@@ -33,12 +16,6 @@ export interface InboxLike {
 
 export type Transport = 'stdio' | 'http';
 
-/** One environment variable or HTTP header. Secret values are sealed at rest and masked on the wire. */
-export interface KeyValue {
-  key: string;
-  value: string;
-  secret: boolean;
-}
 
 export interface Adapter {
   id: string;
@@ -85,35 +62,6 @@ export interface Route {
   updated_at: string;
 }
 
-export type AdapterState = 'idle' | 'starting' | 'running' | 'failed';
+export type { AdapterState, AdapterStatus, Distribution as DistributionRow, KeyValue } from '../../../../shared/contract/router';
 
-export interface AdapterStatus {
-  adapter_id: string;
-  state: AdapterState;
-  pid: number | null;
-  /** Why it failed (state 'failed') or why the last start/crash happened. */
-  reason: string | null;
-  restarts: number;
-  /** Processes started for this adapter since the owner started. */
-  spawned: number;
-  last_used_at: string | null;
-}
 
-export interface DistributionRow {
-  id: number;
-  run_id: string;
-  item_key: string;
-  item_title: string;
-  route_id: string | null;
-  route_name: string | null;
-  adapter_id: string | null;
-  tool: string | null;
-  attempt: number;
-  status: 'ok' | 'error' | 'skipped';
-  retryable: boolean;
-  args: unknown;
-  result: unknown;
-  error: string | null;
-  duration_ms: number;
-  created_at: string;
-}

@@ -1,25 +1,18 @@
-import type { Command } from 'commander';
-import type { CliRuntime } from '../../entry/cli-runtime';
-
-const withDirs = <C extends Command>(cmd: C): C =>
-  cmd.option('--vault <dir>', 'the markdown vault (env MAILROOM_VAULT)').option('--data-dir <dir>', 'where Mailroom keeps its state (env MAILROOM_DATA_DIR)');
-
-interface ReindexReport {
-  scanned: number;
-  indexed: number;
-  unchanged: number;
-  removed: number;
-  ms: number;
-}
+import { cliCall, defineCommand, type CliCommandDef } from '../../kernel/cli';
+import { coreRoutes } from '../../../../shared/contract/core';
 
 /** `mailroom reindex`: rebuild the vault index (index.db) from the notes; a thin call to /api/vault/reindex. */
-export function registerVaultCommands(program: Command, rt: CliRuntime): void {
-  withDirs(program.command('reindex'))
-    .description('rebuild the vault index from the markdown files (search, links, aliases, entities)')
-    .option('--changed', 'only re-read files whose mtime/size changed (what start-up does)')
-    .option('--json', 'print the report as JSON')
-    .action(async (o: { changed?: boolean; json?: boolean }) => {
-      const r = await rt.call<ReindexReport>('POST', '/api/vault/reindex', { full: !o.changed });
+export const vaultCommands: CliCommandDef[] = [
+  defineCommand<{ changed?: boolean; json?: boolean }>({
+    path: ['reindex'],
+    description: 'rebuild the vault index from the markdown files (search, links, aliases, entities)',
+    options: [
+      { flags: '--changed', description: 'only re-read files whose mtime/size changed (what start-up does)' },
+      { flags: '--json', description: 'print the report as JSON' },
+    ],
+    async run(rt, _args, o) {
+      const r = await cliCall(rt, coreRoutes.reindex, { body: { full: !o.changed } });
       rt.out(o.json ? JSON.stringify(r) : `Indexed ${r.indexed} of ${r.scanned} notes (${r.unchanged} unchanged, ${r.removed} removed) in ${r.ms} ms.`);
-    });
-}
+    },
+  }),
+];

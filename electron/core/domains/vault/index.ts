@@ -2,12 +2,13 @@
  * The vault: a folder of markdown notes, indexed (FTS5, links, aliases, entity occurrences) in
  * `<data-dir>/index.db`, watched with chokidar, written atomically and versioned with git.
  */
+export { vaultCommands } from './cli';
 import fs from 'node:fs';
 import { completeFrom } from '../../kernel/complete';
 import path from 'node:path';
 import { parseWith } from '../../kernel/tool';
 import { MailroomError, notFound } from '../../kernel/errors';
-import type { CoreContext, Domain, JsonObject } from '../../kernel/types';
+import type { CoreContext } from '../../kernel/types';
 import { indexDbPath } from '../../kernel/db';
 import { RevealBody } from '../../../../shared/vault';
 import { folderTree, listNotes, noteView, reveal, searchPage } from './view';
@@ -15,7 +16,7 @@ import { vaultResources } from './resources';
 import { atomicWrite, sha256, sweepTempFiles } from './fsops';
 import { parseNote } from './parse';
 import { isNotePath, normalizeRel, readVaultFile, resolveVaultPath, toPosix, tryReadVaultFile } from './paths';
-import { VaultIndex, type CatchUpReport, type SearchHit } from './store';
+import { VaultIndex, type CatchUpReport } from './store';
 import { runIndex, type IndexRun } from './indexer';
 import { watchVault, type VaultWatcher } from './watch';
 import { openVaultGit, type VaultGit } from './git';
@@ -23,7 +24,7 @@ import { brainSearchTool } from './tools/brain_search';
 import { brainReadNoteTool } from './tools/brain_read_note';
 
 export { VaultIndex, catchUp, catchUpSteps, listNoteFiles, ftsQuery, makeSnippet, COMMON_TERM_DOCS, type SearchHit, type EntityPlace, type CatchUpReport } from './store';
-export { parseNote, splitFrontmatter, capitalizedPhrases, normName, fileStem, type ParsedNote } from './parse';
+export { parseNote, splitFrontmatter, parseYaml, stringifyYaml, capitalizedPhrases, normName, searchableText, fileStem, type ParsedNote } from './parse';
 export {
   normalizeRel,
   resolveInVault,
@@ -42,66 +43,8 @@ export {
 export { atomicWrite, moveFile, freePath, sha256, hashFile, TEMP_PREFIX } from './fsops';
 export { openVaultGit, type VaultGit } from './git';
 
-export interface VaultOptions {
-  /** Initialise a git repository if the vault has none (default: config git_init, else only for the demo vault). */
-  gitInit?: boolean;
-  /** Watch the folder with chokidar (default true). */
-  watch?: boolean;
-  /** Push after each commit when a remote is configured (default: config git_remote). */
-  remote?: string;
-  /** awaitWriteFinish stability threshold (ms). */
-  stabilityMs?: number;
-  /** Index on this thread (in batches that yield) instead of a worker thread. */
-  inlineIndex?: boolean;
-}
-
-/** Where the background index stands: `indexing` until every note is searchable. */
-export interface IndexStatus {
-  state: 'starting' | 'indexing' | 'ready' | 'failed';
-  done: number;
-  total: number;
-  /** Duration of the last completed run. */
-  ms?: number;
-  error?: string;
-}
-
-export interface Note {
-  path: string;
-  title: string;
-  frontmatter: JsonObject;
-  /** The body, without the frontmatter block. */
-  content: string;
-}
-
-export interface VaultApi {
-  readonly root: string;
-  readonly index: VaultIndex;
-  /** Absolute path of a vault-relative path; throws path_outside_vault when it would leave the vault. */
-  resolve(rel: string): string;
-  readNote(rel: string): Note;
-  /** Atomic write, journaled before it happens and committed after. */
-  writeNote(rel: string, text: string, opts: { message: string }): Promise<{ path: string; commit?: string }>;
-  search(query: string, opts?: { limit?: number; folder?: string }): SearchHit[];
-  /** Every folder in the vault (posix, no trailing slash), hidden ones excluded. */
-  listFolders(): string[];
-  /** Runs `fn` while holding the vault's write lock (file changes + commit happen one batch at a time). */
-  exclusive<T>(fn: () => Promise<T> | T): Promise<T>;
-  /** Commits exactly these paths (call inside `exclusive`). */
-  commit(paths: string[], message: string): Promise<string | undefined>;
-  /** Re-reads these paths into the index now (without waiting for the watcher) and emits vault:changed. */
-  refresh(paths: string[]): void;
-  reindex(opts?: { full?: boolean }): Promise<CatchUpReport & { ms: number }>;
-  push(): Promise<{ ok: boolean; ref: string }>;
-  git(): VaultGit | undefined;
-  /** Resolves once the watcher has handed over every change seen so far. */
-  settle(): Promise<void>;
-  /** The background index: state and progress. */
-  indexStatus(): IndexStatus;
-  /** Resolves when the start-up (or current) index run has finished and the watcher is ready. */
-  whenIndexed(): Promise<void>;
-}
-
-export type VaultDomain = Domain & VaultApi;
+export type { VaultOptions, IndexStatus, Note, VaultApi, VaultDomain } from './api';
+import type { IndexStatus, VaultApi, VaultDomain, VaultOptions } from './api';
 
 export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDomain {
   const log = ctx.log.child('vault');

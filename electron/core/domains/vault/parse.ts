@@ -25,13 +25,26 @@ function strings(v: unknown): string[] {
   return [];
 }
 
+/**
+ * The one YAML dialect for everything Mailroom reads from or writes to the vault: js-yaml with
+ * the YAML 1.2 core schema (no custom types; dates stay strings). Throws on invalid YAML.
+ */
+export function parseYaml(text: string): unknown {
+  return yaml.load(text, { schema: yaml.CORE_SCHEMA });
+}
+
+/** YAML text for a frontmatter block or a config file (no line folding, no anchors). */
+export function stringifyYaml(value: unknown): string {
+  return yaml.dump(value, { schema: yaml.CORE_SCHEMA, lineWidth: -1, noRefs: true });
+}
+
 /** Splits frontmatter from body with a real YAML parser; invalid YAML never throws. */
 export function splitFrontmatter(text: string): { frontmatter: JsonObject; body: string; error?: string } {
   const m = FRONTMATTER.exec(text);
   if (!m) return { frontmatter: {}, body: text.replace(/^\uFEFF/, '') };
   try {
     // js-yaml's core schema: real YAML, no custom types, dates stay strings; ~6× faster than `yaml` on cold index.
-    const data: unknown = yaml.load(m[1], { schema: yaml.CORE_SCHEMA });
+    const data: unknown = parseYaml(m[1]);
     const fm = data && typeof data === 'object' && !Array.isArray(data) ? (data as JsonObject) : {};
     // Dates become Date objects in some schemas; keep JSON-able values only.
     return { frontmatter: JSON.parse(JSON.stringify(fm)) as JsonObject, body: text.slice(m[0].length) };

@@ -5,7 +5,7 @@ import { MailroomError, statusOf } from '../../kernel/errors';
 import type { Logger } from '../../kernel/log';
 import type { RouteDef } from '../../kernel/types';
 import { ErrorCode } from '../../../../shared/errors';
-import { HUB_PATH, MCP_PATH } from '../../../../shared/api';
+import { HUB_PATH, MCP_PATH } from '../../../../shared/contract';
 import type { Hub } from '../hub';
 import { createMcpHttpHandler, type McpSurface } from '../mcp';
 import { bearerOf, checkHostAndOrigin, contentSecurityPolicy, cookieOf, TOKEN_COOKIE, tokensEqual } from './guard';

@@ -5,11 +5,13 @@ import { WebSocketServer, WebSocket, type RawData } from 'ws';
 import type { Logger } from '../../kernel/log';
 import type { HubBroadcaster, HubMethodHandler } from '../../kernel/types';
 import { toErrorShape } from '../../kernel/errors';
-import { HubMethod } from '../../../../shared/api';
+import { HubMethod } from '../../../../shared/contract';
 import { MessageType, RecordReader, RecordTooLargeError, frame, parseHandshake, parseMessage, type HubMessage } from './protocol';
 
 export interface Hub extends HubBroadcaster {
   register(name: string, handler: HubMethodHandler): void;
+  /** Broadcasts an event outside the contract (benchmarks and protocol tests only). */
+  broadcastUntyped(event: string, ...args: unknown[]): void;
   /** POST <path>/negotiate */
   handleNegotiate(req: IncomingMessage, res: ServerResponse): void;
   /** WebSocket upgrade on <path> (auth already checked by the HTTP layer). */
@@ -149,16 +151,23 @@ export function createHub(opts: HubOptions): Hub {
     }
   }
 
+  const sendToAll = (event: string, args: unknown[]) => {
+    const text = frame({ type: MessageType.Invocation, target: event, arguments: args });
+    for (const c of conns.values()) {
+      if (c.handshaken && c.ws.readyState === WebSocket.OPEN) c.ws.send(text);
+    }
+  };
+
   return {
     register(name, handler) {
       if (methods.has(name)) throw new Error(`hub method ${name} registered twice`);
       methods.set(name, handler);
     },
     broadcast(event, ...args) {
-      const text = frame({ type: MessageType.Invocation, target: event, arguments: args });
-      for (const c of conns.values()) {
-        if (c.handshaken && c.ws.readyState === WebSocket.OPEN) c.ws.send(text);
-      }
+      sendToAll(event, args);
+    },
+    broadcastUntyped(event, ...args) {
+      sendToAll(event, args);
     },
     handleNegotiate(_req, res) {
       const connectionId = crypto.randomUUID();

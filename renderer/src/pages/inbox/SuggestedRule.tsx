@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { api, ApiError } from '../../api';
-import type { RuleSuggestion } from './types';
+import { ApiError, call, routes } from '../../api';
+import type { RuleSuggestion } from '../../../../shared/contract/inbox';
 
 /**
  * "Suggested rule": after the person moved several items sharing a word to one folder against
@@ -13,7 +13,7 @@ export function SuggestedRuleCard({ suggestion, onDone }: { suggestion: RuleSugg
   const act = async (what: 'accept' | 'dismiss') => {
     setBusy(true);
     try {
-      await api.post(`/api/inbox/rules/suggestions/${suggestion.id}/${what}`, {});
+      await call(what === 'accept' ? routes.inbox.acceptRule : routes.inbox.dismissRule, { params: { id: String(suggestion.id) }, body: {} });
       onDone(what === 'accept' ? `Added to inbox_rules.md: ${suggestion.line.replace(/^-\s*/, '')}` : 'Suggestion dismissed');
     } catch (e) {
       setError(e instanceof ApiError ? e.message : String(e));

@@ -1,4 +1,4 @@
-import { api } from '../../api';
+import { call, routes } from '../../api';
 
 const TEXT = /\.(md|markdown|txt|text|csv|json|ya?ml|html?|org)$/i;
 
@@ -15,7 +15,7 @@ export async function captureDrop(dt: DataTransfer): Promise<number> {
   if (!files.length) {
     const text = dt.getData('text/plain');
     if (!text.trim()) return 0;
-    await api.post('/api/inbox/capture', { text });
+    await call(routes.inbox.capture, { body: { text } });
     return 1;
   }
   const payload = await Promise.all(
@@ -23,6 +23,6 @@ export async function captureDrop(dt: DataTransfer): Promise<number> {
       TEXT.test(f.name) ? { name: f.name, content: await f.text() } : { name: f.name, content: base64(await f.arrayBuffer()), encoding: 'base64' as const },
     ),
   );
-  const r = await api.post<{ saved: unknown[] }>('/api/inbox/capture', { files: payload });
+  const r = await call(routes.inbox.capture, { body: { files: payload } });
   return r.saved.length;
 }

@@ -1,4 +1,4 @@
-import type { InboxItem } from './types';
+import type { AnalysisItem as InboxItem } from '../../../../shared/contract/inbox';
 import { RouteTo } from '../routes/RouteTo';
 
 /**

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
-import { api, ApiError } from '../../api';
-import { HubEvent } from '../../../../shared/api';
+import { ApiError, call, routes } from '../../api';
+import { HubEvent } from '../../../../shared/contract';
 import { useHubEvent, useOnReconnect } from '../../hub';
-import type { InboxList } from './types';
+import type { InboxList } from '../../../../shared/contract/inbox';
 
 /** The inbox items with their analyses, reloaded whenever the owner says the inbox changed. */
 export function useInbox() {
@@ -12,7 +12,7 @@ export function useInbox() {
 
   const reload = useCallback(async () => {
     try {
-      const [list, f] = await Promise.all([api.get<InboxList>('/api/inbox'), api.get<{ folders: string[] }>('/api/vault/folders')]);
+      const [list, f] = await Promise.all([call(routes.inbox.list), call(routes.core.vaultFolders)]);
       setData(list);
       setFolders(f.folders);
       setError(null);

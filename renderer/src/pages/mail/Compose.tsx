@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { api, ApiError } from '../../api';
 import { forwardSubject, splitRecipients, type MailForwardBody, type MailSendBody, type MailSendResult } from '../../../../shared/mail-compose';
-import { who, when, type InboxView, type MessageView } from './types';
+import { who, when } from './format';
+import type { InboxView, MessageView } from '../../../../shared/contract/mail';
 
 /** What the compose pane writes: a new message, or a forward of one message. */
 export type ComposeMode = { kind: 'new' } | { kind: 'forward'; message: MessageView };

@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { api, ApiError } from '../../api';
-import { flagText, type DraftView, type OutboxView } from './types';
+import { ApiError, call, routes } from '../../api';
+import { flagText } from './format';
+import type { DraftView, OutboxView } from '../../../../shared/contract/mail';
 
 /** Draft a reply under a policy, edit it, see the policy's risk flags, approve and send. */
 export function DraftEditor({ threadId, drafts, outbox, policies, onChanged }: { threadId: string; drafts: DraftView[]; outbox: OutboxView[]; policies: string[]; onChanged(msg?: string): void }) {
@@ -34,7 +35,7 @@ export function DraftEditor({ threadId, drafts, outbox, policies, onChanged }: {
           onSubmit={(e) => {
             e.preventDefault();
             void run(async () => {
-              await api.post(`/api/mail/threads/${threadId}/drafts`, { goal, policy_id: policy });
+              await call(routes.mail.createDraft, { params: { id: threadId }, body: { goal, policy_id: policy } });
               setBody(null);
               setGoal('');
               onChanged();
@@ -77,7 +78,7 @@ export function DraftEditor({ threadId, drafts, outbox, policies, onChanged }: {
                 disabled={busy}
                 onClick={() =>
                   void run(async () => {
-                    await api.patch(`/api/mail/drafts/${current.id}`, { body: text });
+                    await call(routes.mail.updateDraft, { params: { id: current.id }, body: { body: text } });
                     setBody(null);
                     onChanged('Draft saved; the policy checks ran again.');
                   })
@@ -92,7 +93,7 @@ export function DraftEditor({ threadId, drafts, outbox, policies, onChanged }: {
               title={body !== null && body !== current.body ? 'Save your edits first, so the checks cover what is sent' : undefined}
               onClick={() =>
                 void run(async () => {
-                  const r = await api.post<{ status: string }>(`/api/mail/drafts/${current.id}/send`);
+                  const r = await call(routes.mail.sendDraft, { params: { id: current.id } });
                   onChanged(r.status === 'sent' ? 'Reply sent.' : 'Reply queued; the outbox will retry.');
                 })
               }
@@ -104,7 +105,7 @@ export function DraftEditor({ threadId, drafts, outbox, policies, onChanged }: {
               disabled={busy}
               onClick={() =>
                 void run(async () => {
-                  await api.del(`/api/mail/drafts/${current.id}`);
+                  await call(routes.mail.deleteDraft, { params: { id: current.id } });
                   setBody(null);
                   onChanged();
                 })
@@ -121,10 +122,10 @@ export function DraftEditor({ threadId, drafts, outbox, policies, onChanged }: {
           {o.last_error ? ` — ${o.last_error}` : ''}{' '}
           {(o.status === 'failed' || o.status === 'uncertain') && (
             <>
-              <button className="btn btn-small" onClick={() => void run(async () => (await api.post(`/api/mail/outbox/${encodeURIComponent(o.idempotency_key)}/resolve`, { action: 'retry' }), onChanged()))}>
+              <button className="btn btn-small" onClick={() => void run(async () => (await call(routes.mail.resolveOutbox, { params: { key: o.idempotency_key }, body: { action: 'retry' } }), onChanged()))}>
                 Retry
               </button>{' '}
-              <button className="btn btn-small" onClick={() => void run(async () => (await api.post(`/api/mail/outbox/${encodeURIComponent(o.idempotency_key)}/resolve`, { action: 'mark_sent' }), onChanged()))}>
+              <button className="btn btn-small" onClick={() => void run(async () => (await call(routes.mail.resolveOutbox, { params: { key: o.idempotency_key }, body: { action: 'mark_sent' } }), onChanged()))}>
                 Mark sent
               </button>
             </>

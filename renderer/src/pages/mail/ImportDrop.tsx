@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { bridge } from '../../api';
+import { HubEvent } from '../../../../shared/contract';
 import { useHubEvent } from '../../hub';
 
 interface Progress {
@@ -42,8 +43,7 @@ export function ImportDrop({ inboxId, onImported }: { inboxId: string; onImporte
     return true;
   };
 
-  useHubEvent('MailImportProgress', (...args) => {
-    const p = args[0] as { import_id: string | null; phase: 'parse' | 'store' | 'done'; done: number; total: number };
+  useHubEvent(HubEvent.mailImportProgress, (p) => {
     if (!p?.import_id || active.current?.id !== p.import_id) return;
     if (p.phase === 'done') {
       // The server is finished; the HTTP reply brings the report (or already did).

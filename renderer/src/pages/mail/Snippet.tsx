@@ -8,7 +8,7 @@ export function snippetParts(snippet: string): Array<{ text: string; mark: boole
   let at = 0;
   for (let m = re.exec(snippet); m; m = re.exec(snippet)) {
     if (m.index > at) out.push({ text: snippet.slice(at, m.index), mark: false });
-    out.push({ text: m[1], mark: true });
+    out.push({ text: m[1] ?? '', mark: true });
     at = m.index + m[0].length;
   }
   if (at < snippet.length) out.push({ text: snippet.slice(at), mark: false });

@@ -1,17 +1,14 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { api, ApiError } from '../../api';
+import { ApiError, call, routes } from '../../api';
 import { TriageChips } from './ThreadView';
-import { who, when, type ThreadItem } from './types';
+import type { ThreadItem } from '../../../../shared/contract/mail';
+import { who, when } from './format';
 
 /** Every row has this height (px); rows clip to it, which is what lets the list be virtual. */
 export const ROW_HEIGHT = 76;
 const PAGE = 100;
 const OVERSCAN = 8;
 
-interface Page {
-  threads: ThreadItem[];
-  next_cursor: string | null;
-}
 
 export interface ThreadListProps {
   inboxId: string;
@@ -46,13 +43,9 @@ export function ThreadList(p: ThreadListProps) {
   const onError = useRef(p.onError);
   onError.current = p.onError;
 
-  const url = useCallback(
-    (c: string | null, limit = PAGE) => {
-      const q = new URLSearchParams({ limit: String(limit) });
-      if (p.status) q.set('status', p.status);
-      if (c) q.set('cursor', c);
-      return `/api/mail/inboxes/${encodeURIComponent(p.inboxId)}/threads/page?${q}`;
-    },
+  const page = useCallback(
+    (c: string | null, limit = PAGE) =>
+      call(routes.mail.threadsPage, { params: { id: p.inboxId }, query: { limit, status: p.status || undefined, cursor: c ?? undefined } }),
     [p.inboxId, p.status],
   );
 
@@ -63,8 +56,7 @@ export function ThreadList(p: ThreadListProps) {
     const g = ++gen.current;
     loading.current = true;
     const want = Math.min(500, Math.max(PAGE, countRef.current));
-    api
-      .get<Page>(url(null, want))
+    page(null, want)
       .then((r) => {
         if (g !== gen.current) return;
         // A refresh re-reads the top of the list; rows loaded further down stay (and so does the
@@ -83,14 +75,13 @@ export function ThreadList(p: ThreadListProps) {
         if (g === gen.current) loading.current = false;
         setSettled((n) => n + 1);
       });
-  }, [url, p.refreshKey]);
+  }, [page, p.refreshKey]);
 
   const more = useCallback(() => {
     if (loading.current || !cursor) return;
     const g = gen.current;
     loading.current = true;
-    api
-      .get<Page>(url(cursor))
+    page(cursor)
       .then((r) => {
         if (g !== gen.current) return;
         setThreads((cur) => {
@@ -104,7 +95,7 @@ export function ThreadList(p: ThreadListProps) {
         if (g === gen.current) loading.current = false;
         setSettled((n) => n + 1);
       });
-  }, [cursor, url]);
+  }, [cursor, page]);
 
   // The scroll box is the page's thread column (the nearest scrolling ancestor).
   const measure = useCallback(() => {

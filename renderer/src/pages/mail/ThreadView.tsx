@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, ApiError } from '../../api';
+import { ApiError, call, routes } from '../../api';
+import { HubEvent } from '../../../../shared/contract';
 import { useHubEvent } from '../../hub';
 import { DraftEditor } from './DraftEditor';
-import { who, when, type MessageView, type ThreadDetail, type Triage } from './types';
+import { who, when } from './format';
+import type { MessageView, ThreadDetail, Triage } from '../../../../shared/contract/mail';
 
 /**
  * Sanitised HTML in a sandboxed iframe: no scripts, no same-origin, and a CSP that allows no
@@ -33,8 +35,7 @@ function Relabel({ m, onRelabel }: { m: MessageView; onRelabel(patch: { intent?:
   const tax = m.triage?.taxonomy_id ?? 'default';
   useEffect(() => {
     let live = true;
-    api
-      .get<{ intents: Array<{ id: string }> }>(`/api/mail/taxonomies/${encodeURIComponent(tax)}`)
+    call(routes.mail.taxonomy, { params: { id: tax } })
       .then((r) => live && setIntents(r.intents.map((i) => i.id)))
       .catch(() => live && setIntents([]));
     return () => {
@@ -124,7 +125,7 @@ export function ThreadView({
 
   const load = useCallback(async () => {
     try {
-      setD(await api.get<ThreadDetail>(`/api/mail/threads/${threadId}`));
+      setD(await call(routes.mail.thread, { params: { id: threadId } }));
       setError(null);
     } catch (e) {
       setError(e instanceof ApiError ? e.message : String(e));
@@ -133,10 +134,9 @@ export function ThreadView({
 
   useEffect(() => {
     void load();
-    void api.post(`/api/mail/threads/${threadId}/seen`).catch(() => {});
+    void call(routes.mail.threadSeen, { params: { id: threadId } }).catch(() => {});
   }, [threadId, load]);
-  useHubEvent('MailChanged', (...args) => {
-    const p = args[0] as { thread_id?: string };
+  useHubEvent(HubEvent.mailChanged, (p) => {
     if (!p.thread_id || p.thread_id === threadId) void load();
   });
 
@@ -164,7 +164,7 @@ export function ThreadView({
       const last = d.messages[d.messages.length - 1];
       if (last) onForward(last);
     } else if (command.kind === 'close' && d.thread.status !== 'closed') {
-      void act(() => api.patch(`/api/mail/threads/${d.thread.id}`, { status: 'closed' }), 'Closed.');
+      void act(() => call(routes.mail.updateThread, { params: { id: d.thread.id }, body: { status: 'closed' } }), 'Closed.');
     }
   });
 
@@ -184,20 +184,20 @@ export function ThreadView({
           ))}
           <span className="mail-spacer" />
           {t.status !== 'open' && (
-            <button className="btn btn-small" onClick={() => void act(() => api.patch(`/api/mail/threads/${t.id}`, { status: 'open' }))}>
+            <button className="btn btn-small" onClick={() => void act(() => call(routes.mail.updateThread, { params: { id: t.id }, body: { status: 'open' } }))}>
               Reopen
             </button>
           )}
           {t.status !== 'closed' && (
-            <button className="btn btn-small" title="Close (e)" onClick={() => void act(() => api.patch(`/api/mail/threads/${t.id}`, { status: 'closed' }))}>
+            <button className="btn btn-small" title="Close (e)" onClick={() => void act(() => call(routes.mail.updateThread, { params: { id: t.id }, body: { status: 'closed' } }))}>
               Close
             </button>
           )}
           <input className="input mail-snooze" type="datetime-local" value={snooze} onChange={(e) => setSnooze(e.target.value)} aria-label="Snooze until" />
-          <button className="btn btn-small" disabled={!snooze} onClick={() => void act(() => api.patch(`/api/mail/threads/${t.id}`, { status: 'snoozed', snooze_until: new Date(snooze).toISOString() }), 'Snoozed.')}>
+          <button className="btn btn-small" disabled={!snooze} onClick={() => void act(() => call(routes.mail.updateThread, { params: { id: t.id }, body: { status: 'snoozed', snooze_until: new Date(snooze).toISOString() } }), 'Snoozed.')}>
             Snooze
           </button>
-          <button className="btn btn-small" onClick={() => void act(() => api.post(`/api/mail/threads/${t.id}/save-to-inbox`), 'Saved to the inbox for review.')}>
+          <button className="btn btn-small" onClick={() => void act(() => call(routes.mail.threadToInbox, { params: { id: t.id } }), 'Saved to the inbox for review.')}>
             Save to inbox
           </button>
         </div>
@@ -209,8 +209,8 @@ export function ThreadView({
           key={m.id}
           m={m}
           onForward={() => onForward(m)}
-          onTriage={() => void act(() => api.post(`/api/mail/messages/${m.id}/triage`, { taxonomy_id: 'default' }), 'Triaged again.')}
-          onRelabel={(patch) => void act(() => api.post(`/api/mail/messages/${m.id}/relabel`, patch), 'Relabelled; similar mail will follow it.')}
+          onTriage={() => void act(() => call(routes.mail.triage, { params: { id: m.id }, body: { taxonomy_id: 'default' } }), 'Triaged again.')}
+          onRelabel={(patch) => void act(() => call(routes.mail.relabel, { params: { id: m.id }, body: patch }), 'Relabelled; similar mail will follow it.')}
         />
       ))}
       <DraftEditor threadId={t.id} drafts={d.drafts} outbox={d.outbox} policies={policies} onChanged={(msg) => void act(async () => {}, msg)} />

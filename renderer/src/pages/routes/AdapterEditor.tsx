@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
-import { api } from '../../api';
-import type { Adapter, KeyValue } from './types';
-import { errorText } from './types';
+import { call, routes } from '../../api';
+import type { Adapter, KeyValue } from '../../../../shared/contract/router';
+import { errorText } from './format';
 import { decodeParamName, detectSecretArgs, looksSecret, splitUrl } from '../../../../shared/secrets';
 
 interface ArgRow {
@@ -55,7 +55,7 @@ export function AdapterEditor({ adapter, onSaved, onCancel }: Props) {
       const before = detectSecretArgs(list.map((a) => a.value));
       const next = list.map((a, j) => (j === i ? { ...a, value } : a));
       const detected = detectSecretArgs(next.map((a) => a.value));
-      return next.map((a, j) => (j === i && detected[j] && !before[j] ? { ...a, secret: true } : a));
+      return next.map((a, j) => (j === i && detected[j] === true && before[j] !== true ? { ...a, secret: true } : a));
     });
   /** Pasting several lines into an argument adds one row per line. */
   const pasteArgs = (i: number, text: string): boolean => {
@@ -64,7 +64,7 @@ export function AdapterEditor({ adapter, onSaved, onCancel }: Props) {
     setArgs((list) => {
       const rows = [...list.slice(0, i), ...lines.map((value) => ({ value, secret: false })), ...list.slice(i + 1)];
       const detected = detectSecretArgs(rows.map((r) => r.value));
-      return rows.map((r, j) => ({ ...r, secret: r.secret || detected[j] }));
+      return rows.map((r, j) => ({ ...r, secret: r.secret || detected[j] === true }));
     });
     return true;
   };
@@ -94,7 +94,7 @@ export function AdapterEditor({ adapter, onSaved, onCancel }: Props) {
       call_timeout_s: Number(timeout),
     };
     try {
-      onSaved(adapter ? await api.put<Adapter>(`/api/mcp-adapters/${adapter.id}`, body) : await api.post<Adapter>('/api/mcp-adapters', body));
+      onSaved(adapter ? await call(routes.router.updateAdapter, { params: { id: adapter.id }, body }) : await call(routes.router.createAdapter, { body }));
     } catch (e) {
       setError(errorText(e));
     } finally {

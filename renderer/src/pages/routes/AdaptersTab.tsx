@@ -1,29 +1,21 @@
 import { useState } from 'react';
-import { api } from '../../api';
+import { call, routes } from '../../api';
 import { EmptyState } from '../../components/EmptyState';
 import { AdapterEditor } from './AdapterEditor';
 import { StatusBadge } from './StatusBadge';
-import type { Adapter, AdapterStatus, ToolInfo } from './types';
-import { errorText } from './types';
-
-interface TestResult {
-  ok: boolean;
-  tools: ToolInfo[];
-  status: AdapterStatus;
-  error: { code: string; message: string } | null;
-  duration_ms: number;
-}
+import type { Adapter, AdapterTest } from '../../../../shared/contract/router';
+import { errorText } from './format';
 
 /** The Adapters tab: every MCP server Mailroom can reach, with its live process status. */
 export function AdaptersTab({ adapters, reload }: { adapters: Adapter[]; reload(): void }) {
   const [editing, setEditing] = useState<Adapter | 'new' | null>(null);
-  const [tests, setTests] = useState<Record<string, TestResult | 'testing'>>({});
+  const [tests, setTests] = useState<Record<string, AdapterTest | 'testing'>>({});
   const [error, setError] = useState<string | null>(null);
 
   const test = async (a: Adapter) => {
     setTests((t) => ({ ...t, [a.id]: 'testing' }));
     try {
-      const r = await api.post<TestResult>(`/api/mcp-adapters/${a.id}/test`);
+      const r = await call(routes.router.testAdapter, { params: { id: a.id } });
       setTests((t) => ({ ...t, [a.id]: r }));
     } catch (e) {
       setTests((t) => ({ ...t, [a.id]: { ok: false, tools: [], status: a.status, error: { code: 'error', message: errorText(e) }, duration_ms: 0 } }));
@@ -34,7 +26,7 @@ export function AdaptersTab({ adapters, reload }: { adapters: Adapter[]; reload(
   const remove = async (a: Adapter) => {
     if (!window.confirm(`Delete the adapter "${a.name}"? Its server is stopped.`)) return;
     try {
-      await api.del(`/api/mcp-adapters/${a.id}`);
+      await call(routes.router.deleteAdapter, { params: { id: a.id } });
       setError(null);
       reload();
     } catch (e) {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Condition, Field, Leaf, Op } from './types';
+import type { Condition, Field, Leaf, Op } from '../../../../shared/contract/router';
 
 const FIELDS: Array<[Field, string]> = [
   ['folder', 'suggested folder'],

@@ -1,8 +1,9 @@
 import { Fragment, useCallback, useEffect, useState } from 'react';
-import { api } from '../../api';
+import { call, routes as R } from '../../api';
+import { HubEvent } from '../../../../shared/contract';
 import { useHubEvent } from '../../hub';
-import type { Distribution, Route } from './types';
-import { ROUTER_EVENTS, errorText } from './types';
+import type { Distribution, Route } from '../../../../shared/contract/router';
+import { errorText } from './format';
 
 /** Every distribution attempt, newest first, filterable by route, status and item. */
 export function History({ routes }: { routes: Route[] }) {
@@ -14,12 +15,7 @@ export function History({ routes }: { routes: Route[] }) {
   const [error, setError] = useState<string | null>(null);
 
   const load = useCallback(() => {
-    const q = new URLSearchParams({ limit: '200' });
-    if (route) q.set('route_id', route);
-    if (status) q.set('status', status);
-    if (item) q.set('item', item);
-    api
-      .get<Distribution[]>(`/api/distributions?${q}`)
+    call(R.router.distributions, { query: { limit: 200, route_id: route || undefined, status: status || undefined, item: item || undefined } })
       .then((r) => {
         setRows(r);
         setError(null);
@@ -28,7 +24,7 @@ export function History({ routes }: { routes: Route[] }) {
   }, [route, status, item]);
 
   useEffect(load, [load]);
-  useHubEvent(ROUTER_EVENTS.distribution, load);
+  useHubEvent(HubEvent.routerDistribution, load);
 
   return (
     <section className="card history" aria-label="Distribution history">

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import { api } from '../../api';
+import { call, routes } from '../../api';
 import { ConditionBuilder } from './ConditionBuilder';
-import type { Adapter, Condition, Preview, Route, RouteResult, ToolInfo } from './types';
-import { errorText } from './types';
+import type { Adapter, Condition, Preview, Route, RouteResult, ToolInfo } from '../../../../shared/contract/router';
+import { errorText } from './format';
 
 const SAMPLE = { title: 'Call Dana about the swim meet', content: 'Owen has a meet on Friday. Bring towels.', tags: ['todo', 'family'], entities: ['Dana', 'Owen'], intent: 'task', folder: 'family/swim', source: 'note', date: '2026-01-22' };
 
@@ -42,8 +42,7 @@ export function RouteEditor({ route, adapters, onSaved, onCancel }: Props) {
     let cancelled = false;
     setTools(null);
     setToolsError(null);
-    api
-      .get<ToolInfo[]>(`/api/mcp-adapters/${adapterId}/tools`)
+    call(routes.router.adapterTools, { params: { id: adapterId } })
       .then((t) => {
         if (cancelled) return;
         setTools(t);
@@ -74,7 +73,7 @@ export function RouteEditor({ route, adapters, onSaved, onCancel }: Props) {
     setError(null);
     try {
       const b = body();
-      const r = saved ? await api.put<Route>(`/api/routes/${saved.id}`, b) : await api.post<Route>('/api/routes', b);
+      const r = saved ? await call(routes.router.updateRoute, { params: { id: saved.id }, body: b }) : await call(routes.router.createRoute, { body: b });
       setSaved(r);
       return r;
     } catch (e) {
@@ -91,7 +90,7 @@ export function RouteEditor({ route, adapters, onSaved, onCancel }: Props) {
     const r = await save();
     if (!r) return;
     try {
-      setPreview(await api.post<Preview>(`/api/routes/${r.id}/preview`, itemBody()));
+      setPreview(await call(routes.router.previewRoute, { params: { id: r.id }, body: itemBody() }));
       setTestResult(null);
     } catch (e) {
       setError(errorText(e));
@@ -103,7 +102,7 @@ export function RouteEditor({ route, adapters, onSaved, onCancel }: Props) {
     const r = await save();
     if (!r) return;
     try {
-      setTestResult(await api.post<RouteResult>(`/api/routes/${r.id}/test`, { ...itemBody(), confirm: true }));
+      setTestResult(await call(routes.router.testRoute, { params: { id: r.id }, body: { ...itemBody(), confirm: true } }));
     } catch (e) {
       setError(errorText(e));
     }

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
-import { api } from '../../api';
-import type { Route, RouteResult } from './types';
-import { errorText } from './types';
+import { call, routes as R } from '../../api';
+import type { Route, RouteResult } from '../../../../shared/contract/router';
+import { errorText } from './format';
 import './routes.css';
 
 /**
@@ -19,8 +19,7 @@ export function RouteTo({ path }: { path: string }) {
   const [busy, setBusy] = useState(false);
 
   const load = useCallback(() => {
-    api
-      .post<RouteResult>('/api/router/route', { path, dry_run: true })
+    call(R.router.routeItem, { body: { path, dry_run: true } })
       .then((r) => {
         setPreview(r);
         setError(null);
@@ -32,7 +31,7 @@ export function RouteTo({ path }: { path: string }) {
   const openMenu = async () => {
     setOpen(true);
     try {
-      const list = (await api.get<Route[]>('/api/routes')).filter((r) => r.enabled);
+      const list = (await call(R.router.listRoutes)).filter((r) => r.enabled);
       setRoutes(list);
       setChoice(preview?.matched?.id ?? list[0]?.id ?? '');
     } catch (e) {
@@ -45,7 +44,7 @@ export function RouteTo({ path }: { path: string }) {
     if (!r || !window.confirm(`Send "${path}" through "${r.name}" to ${r.adapter_name ?? 'its server'} / ${r.tool}?`)) return;
     setBusy(true);
     try {
-      setSent(await api.post<RouteResult>('/api/router/route', { path, route_id: r.id }));
+      setSent(await call(R.router.routeItem, { body: { path, route_id: r.id } }));
       setOpen(false);
     } catch (e) {
       setError(errorText(e));

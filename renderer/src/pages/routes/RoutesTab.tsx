@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { api } from '../../api';
+import { call, routes as R } from '../../api';
 import { EmptyState } from '../../components/EmptyState';
 import { History } from './History';
 import { RouteEditor } from './RouteEditor';
-import type { Adapter, Route } from './types';
-import { errorText } from './types';
+import type { Adapter, Route } from '../../../../shared/contract/router';
+import { errorText } from './format';
 
 /** The Routes tab: routes in the order they are tried (drag to reorder), the editor, and the history. */
 export function RoutesTab({ routes, adapters, reload }: { routes: Route[]; adapters: Adapter[]; reload(): void }) {
@@ -17,7 +17,7 @@ export function RoutesTab({ routes, adapters, reload }: { routes: Route[]; adapt
 
   const commit = async (ids: string[]) => {
     try {
-      await api.post('/api/routes/reorder', { ids });
+      await call(R.router.reorderRoutes, { body: { ids } });
       setError(null);
     } catch (e) {
       setError(errorText(e));
@@ -34,7 +34,7 @@ export function RoutesTab({ routes, adapters, reload }: { routes: Route[]; adapt
 
   const toggle = async (r: Route) => {
     try {
-      await api.put(`/api/routes/${r.id}`, { name: r.name, enabled: !r.enabled, priority: r.priority, condition: r.condition, adapter_id: r.adapter_id, tool: r.tool, mapper: r.mapper, mapping: r.mapping, instructions: r.instructions, allow_fallback: r.allow_fallback });
+      await call(R.router.updateRoute, { params: { id: r.id }, body: { name: r.name, enabled: !r.enabled, priority: r.priority, condition: r.condition, adapter_id: r.adapter_id, tool: r.tool, mapper: r.mapper, mapping: r.mapping, instructions: r.instructions, allow_fallback: r.allow_fallback } });
       reload();
     } catch (e) {
       setError(errorText(e));
@@ -43,7 +43,7 @@ export function RoutesTab({ routes, adapters, reload }: { routes: Route[]; adapt
 
   const remove = async (r: Route) => {
     if (!window.confirm(`Delete the route "${r.name}"? Its history stays.`)) return;
-    await api.del(`/api/routes/${r.id}`).catch((e: unknown) => setError(errorText(e)));
+    await call(R.router.deleteRoute, { params: { id: r.id } }).catch((e: unknown) => setError(errorText(e)));
     reload();
   };
 

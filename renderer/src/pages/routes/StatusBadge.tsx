@@ -1,4 +1,4 @@
-import type { AdapterStatus } from './types';
+import type { AdapterStatus } from '../../../../shared/contract/router';
 
 /** idle / starting / running (pid) / failed (why), as a chip. */
 export function StatusBadge({ status }: { status: AdapterStatus }) {

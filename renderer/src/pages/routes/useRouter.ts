@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
-import { api } from '../../api';
+import { call, routes as R } from '../../api';
+import { HubEvent } from '../../../../shared/contract';
 import { useHubEvent, useOnReconnect } from '../../hub';
-import type { Adapter, AdapterStatus, Route } from './types';
-import { ROUTER_EVENTS, errorText } from './types';
+import type { Adapter, Route } from '../../../../shared/contract/router';
+import { errorText } from './format';
 
 /** Adapters and routes, kept live: adapter status changes arrive over the hub. */
 export function useRouterData() {
@@ -11,7 +12,7 @@ export function useRouterData() {
   const [error, setError] = useState<string | null>(null);
 
   const reload = useCallback(() => {
-    Promise.all([api.get<Adapter[]>('/api/mcp-adapters'), api.get<Route[]>('/api/routes')])
+    Promise.all([call(R.router.listAdapters), call(R.router.listRoutes)])
       .then(([a, r]) => {
         setAdapters(a);
         setRoutes(r);
@@ -22,8 +23,7 @@ export function useRouterData() {
 
   useEffect(reload, [reload]);
   useOnReconnect(reload);
-  useHubEvent(ROUTER_EVENTS.adapterStatus, (s) => {
-    const st = s as AdapterStatus;
+  useHubEvent(HubEvent.routerAdapterStatus, (st) => {
     setAdapters((list) => list?.map((a) => (a.id === st.adapter_id ? { ...a, status: st } : a)) ?? list);
   });
 

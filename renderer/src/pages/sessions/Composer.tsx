@@ -1,8 +1,9 @@
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import { HubConnectionState } from '@microsoft/signalr';
-import { api, ApiError } from '../../api';
+import { ApiError, call, routes } from '../../api';
 import { useHub } from '../../hub';
-import { MailboxHubMethod, type MessagePriority } from '../../../../shared/mailbox';
+import { HubMethod } from '../../../../shared/contract/hub';
+import type { MessagePriority } from '../../../../shared/contract/mailbox';
 
 const draftKey = (taskId: string) => `mailroom.sessions.draft.${taskId}`;
 
@@ -41,8 +42,8 @@ export function Composer({ taskId, disabled }: { taskId: string; disabled?: bool
     setBusy(true);
     setError(null);
     try {
-      if (connection.state === HubConnectionState.Connected) await connection.invoke(MailboxHubMethod.sendTaskMessage, taskId, text, priority);
-      else await api.post(`/api/sessions/${encodeURIComponent(taskId)}/messages`, { body: text, priority });
+      if (connection.state === HubConnectionState.Connected) await connection.invoke(HubMethod.sendTaskMessage, taskId, text, priority);
+      else await call(routes.sessions.send, { params: { id: taskId }, body: { body: text, priority } });
       update('');
       setPriority('normal');
     } catch (e) {

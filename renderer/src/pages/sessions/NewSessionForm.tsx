@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { api, ApiError } from '../../api';
-import type { TaskDto } from '../../../../shared/mailbox';
+import { ApiError, call, routes } from '../../api';
+import type { TaskDto } from '../../../../shared/contract/mailbox';
 
 export function NewSessionForm({ sessions, onCreated, onCancel }: { sessions: TaskDto[]; onCreated: (t: TaskDto) => void; onCancel: () => void }) {
   const [name, setName] = useState('');
@@ -14,7 +14,7 @@ export function NewSessionForm({ sessions, onCreated, onCancel }: { sessions: Ta
     setBusy(true);
     setError(null);
     try {
-      const t = await api.post<TaskDto>('/api/sessions', { name: name.trim(), working_dir: dir.trim(), ...(peer ? { peer } : {}) });
+      const t = await call(routes.sessions.create, { body: { name: name.trim(), working_dir: dir.trim(), ...(peer ? { peer } : {}) } });
       onCreated(t);
     } catch (err) {
       setError(err instanceof ApiError ? err.message : String(err));

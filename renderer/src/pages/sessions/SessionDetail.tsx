@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
-import { api, ApiError } from '../../api';
+import { ApiError, call, routes } from '../../api';
 import { useHubEvent, useOnReconnect } from '../../hub';
-import { MailboxHubEvent, type TaskDto, type TaskMessageDto } from '../../../../shared/mailbox';
+import { HubEvent } from '../../../../shared/contract/hub';
+import type { TaskDto, TaskMessageDto } from '../../../../shared/contract/mailbox';
 import { Timeline } from './Timeline';
 import { Composer } from './Composer';
 import { StatusChip } from './StatusChip';
@@ -13,7 +14,7 @@ export function SessionDetail({ task, sessions, onRemoved }: { task: TaskDto; se
   const [removed, setRemoved] = useState<string | null>(null);
 
   const load = useCallback(() => {
-    api.get<TaskMessageDto[]>(`/api/sessions/${encodeURIComponent(task.id)}/messages`).then(setMessages, (e: Error) => setError(e.message));
+    call(routes.sessions.messages, { params: { id: task.id } }).then(setMessages, (e: Error) => setError(e.message));
   }, [task.id]);
   useEffect(() => {
     setMessages([]);
@@ -24,8 +25,8 @@ export function SessionDetail({ task, sessions, onRemoved }: { task: TaskDto; se
   const onChange = (taskId: unknown) => {
     if (taskId === task.id) load();
   };
-  useHubEvent(MailboxHubEvent.taskMessageQueued, onChange);
-  useHubEvent(MailboxHubEvent.taskMessageDelivered, onChange);
+  useHubEvent(HubEvent.taskMessageQueued, onChange);
+  useHubEvent(HubEvent.taskMessageDelivered, onChange);
 
   const act = async (fn: () => Promise<unknown>) => {
     setError(null);
@@ -38,7 +39,7 @@ export function SessionDetail({ task, sessions, onRemoved }: { task: TaskDto; se
 
   const remove = () =>
     act(async () => {
-      const r = await api.del<{ restored: string[]; merged: string[] }>(`/api/sessions/${encodeURIComponent(task.id)}`);
+      const r = await call(routes.sessions.remove, { params: { id: task.id } });
       setRemoved(`Removed. Restored: ${[...r.restored, ...r.merged].join(', ') || 'nothing to restore'}.`);
       onRemoved();
     });
@@ -55,7 +56,7 @@ export function SessionDetail({ task, sessions, onRemoved }: { task: TaskDto; se
         </div>
         <div className="toolbar">
           {task.status !== 'done' && (
-            <button className="btn btn-small" onClick={() => void act(() => api.post(`/api/sessions/${encodeURIComponent(task.id)}/done`))}>
+            <button className="btn btn-small" onClick={() => void act(() => call(routes.sessions.done, { params: { id: task.id } }))}>
               Mark done
             </button>
           )}

@@ -1,4 +1,4 @@
-import type { TaskStatus } from '../../../../shared/mailbox';
+import type { TaskStatus } from '../../../../shared/contract/mailbox';
 
 const LABEL: Record<TaskStatus, string> = { queued: 'not started', running: 'running', done: 'done' };
 

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef } from 'react';
-import type { TaskDto, TaskMessageDto } from '../../../../shared/mailbox';
+import type { TaskDto, TaskMessageDto } from '../../../../shared/contract/mailbox';
 import { renderMarkdown } from './markdown';
 
 const time = (iso: string) => {

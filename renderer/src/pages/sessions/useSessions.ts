@@ -1,14 +1,15 @@
 import { useCallback, useEffect, useState } from 'react';
-import { api } from '../../api';
+import { call, routes } from '../../api';
 import { useHubEvent, useOnReconnect } from '../../hub';
-import { MailboxHubEvent, type TaskDto } from '../../../../shared/mailbox';
+import { HubEvent } from '../../../../shared/contract/hub';
+import type { TaskDto } from '../../../../shared/contract/mailbox';
 
 /** Every session, kept live from the hub (pending counts, status changes, removals). */
 export function useSessions(): { sessions: TaskDto[] | null; error: string | null; reload: () => void } {
   const [sessions, setSessions] = useState<TaskDto[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const reload = useCallback(() => {
-    api.get<TaskDto[]>('/api/sessions').then(
+    call(routes.sessions.list).then(
       (s) => {
         setSessions(s);
         setError(null);
@@ -23,15 +24,15 @@ export function useSessions(): { sessions: TaskDto[] | null; error: string | nul
     if (typeof taskId !== 'string' || typeof count !== 'number') return;
     setSessions((list) => list?.map((t) => (t.id === taskId ? { ...t, pending: count } : t)) ?? list);
   };
-  useHubEvent(MailboxHubEvent.taskMessageQueued, setPending);
-  useHubEvent(MailboxHubEvent.taskMessageDelivered, setPending);
-  useHubEvent(MailboxHubEvent.taskUpdated, (task) => {
+  useHubEvent(HubEvent.taskMessageQueued, setPending);
+  useHubEvent(HubEvent.taskMessageDelivered, setPending);
+  useHubEvent(HubEvent.taskUpdated, (task) => {
     const t = task as TaskDto;
     setSessions((list) => {
       if (!list) return list;
       return list.some((x) => x.id === t.id) ? list.map((x) => (x.id === t.id ? t : x)) : [...list, t];
     });
   });
-  useHubEvent(MailboxHubEvent.taskRemoved, (id) => setSessions((list) => list?.filter((t) => t.id !== id) ?? list));
+  useHubEvent(HubEvent.taskRemoved, (id) => setSessions((list) => list?.filter((t) => t.id !== id) ?? list));
   return { sessions, error, reload };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool';
-import type { VaultApi } from '../index';
+import type { VaultApi } from '../api';
 
 export const brainReadNoteTool = (vault: Pick<VaultApi, 'readNote'>) =>
   defineTool({

@@ -1,0 +1,82 @@
+/**
+ * The hub's contract (SignalR JSON protocol at `HUB_PATH`): every event the owner broadcasts and
+ * every method a client may invoke, with their argument types, in one map. Names on the wire are
+ * PascalCase `<Subject><What happened>`; code refers to them only through `HubEvent` / `HubMethod`.
+ */
+import type { AdapterStatus, Distribution } from './router';
+import type { MessagePriority, TaskDto } from './mailbox';
+import type { MailChanged, MailImportProgress, MailSync } from './mail';
+import type { IndexProgressDto } from './core';
+
+export const HUB_PATH = '/hubs/mailbox';
+
+export const HubEvent = {
+  /** (reason, count) — the inbox folder changed or new analyses are ready. */
+  inboxChanged: 'InboxChanged',
+  /** ({ title, body }) — a notification the renderer shows as a toast / web notification. */
+  notification: 'Notification',
+  /** (IndexProgressDto) — the vault's background index advanced (at most ~5 a second) or finished. */
+  indexProgress: 'IndexProgress',
+  /** ({ key, count, total }) — an unread badge changed. */
+  badgeChanged: 'BadgeChanged',
+  /** (MailChanged) — threads, drafts or the outbox of an inbox changed. */
+  mailChanged: 'MailChanged',
+  /** (MailImportProgress) — progress of one upload or import. */
+  mailImportProgress: 'MailImportProgress',
+  /** (MailSync) — the IMAP sync state of an inbox. */
+  mailSync: 'MailSync',
+  /** (taskId, pendingCount) — a message was queued for a session (any origin). */
+  taskMessageQueued: 'TaskMessageQueued',
+  /** (taskId, pendingCount) — a session pulled its messages. */
+  taskMessageDelivered: 'TaskMessageDelivered',
+  /** (task) — a session was created or its status changed. */
+  taskUpdated: 'TaskUpdated',
+  /** (taskId) — a session was removed. */
+  taskRemoved: 'TaskRemoved',
+  /** (AdapterStatus) — an MCP adapter's process changed state. */
+  routerAdapterStatus: 'RouterAdapterStatus',
+  /** (Distribution) — one routing attempt, as it is logged. */
+  routerDistribution: 'RouterDistribution',
+} as const;
+export type HubEventName = (typeof HubEvent)[keyof typeof HubEvent];
+
+export interface NotificationDto {
+  title: string;
+  body: string;
+}
+export interface BadgeChangedDto {
+  key: string;
+  count: number;
+  total: number;
+}
+
+/** The arguments each event carries. */
+export interface HubEventArgs {
+  InboxChanged: [reason: string, count: number];
+  Notification: [notification: NotificationDto];
+  IndexProgress: [progress: IndexProgressDto];
+  BadgeChanged: [badge: BadgeChangedDto];
+  MailChanged: [change: MailChanged];
+  MailImportProgress: [progress: MailImportProgress];
+  MailSync: [sync: MailSync];
+  TaskMessageQueued: [taskId: string, pending: number];
+  TaskMessageDelivered: [taskId: string, pending: number];
+  TaskUpdated: [task: TaskDto];
+  TaskRemoved: [taskId: string];
+  RouterAdapterStatus: [status: AdapterStatus];
+  RouterDistribution: [row: Distribution];
+}
+
+export const HubMethod = {
+  /** () => { now: ISO string } */
+  ping: 'Ping',
+  /** (taskId, body, priority? | { priority? }) => message id */
+  sendTaskMessage: 'SendTaskMessage',
+} as const;
+export type HubMethodName = (typeof HubMethod)[keyof typeof HubMethod];
+
+/** Arguments and result of each hub method. */
+export interface HubMethods {
+  Ping: { args: []; result: { now: string } };
+  SendTaskMessage: { args: [taskId: string, body: string, priority?: MessagePriority | { priority?: MessagePriority }]; result: number };
+}
