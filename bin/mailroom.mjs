@@ -15,5 +15,5 @@ if (fs.existsSync(bundle)) {
 } else {
   const { register } = await import('tsx/esm/api');
   register();
-  await import(pathToFileURL(path.join(root, 'electron', 'core', isHook ? 'domains/mailbox/hook-cli.ts' : 'entry/cli-entry.ts')).href);
+  await import(pathToFileURL(path.join(root, 'electron', 'core', isHook ? 'domains/sessions/hook-cli.ts' : 'entry/cli-entry.ts')).href);
 }

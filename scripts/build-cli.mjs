@@ -11,7 +11,7 @@ const external = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.dev
 
 const entries = {
   cli: 'electron/core/entry/cli-entry.ts',
-  hook: 'electron/core/domains/mailbox/hook-cli.ts',
+  hook: 'electron/core/domains/sessions/hook-cli.ts',
   'vault-indexer': 'electron/core/domains/vault/indexer-worker.ts',
   'vault-watcher': 'electron/core/domains/vault/watch-worker.ts',
 };

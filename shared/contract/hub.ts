@@ -4,7 +4,7 @@
  * PascalCase `<Subject><What happened>`; code refers to them only through `HubEvent` / `HubMethod`.
  */
 import type { AdapterStatus, Distribution } from './router';
-import type { MessagePriority, TaskDto } from './mailbox';
+import type { MessagePriority, SessionDto } from './sessions';
 import type { MailChanged, MailImportProgress, MailSync } from './mail';
 import type { IndexProgressDto } from './core';
 
@@ -25,13 +25,13 @@ export const HubEvent = {
   mailImportProgress: 'MailImportProgress',
   /** (MailSync) — the IMAP sync state of an inbox. */
   mailSync: 'MailSync',
-  /** (taskId, pendingCount) — a message was queued for a session (any origin). */
+  /** (sessionId, pendingCount) — a message was queued for a session (any origin). */
   taskMessageQueued: 'TaskMessageQueued',
-  /** (taskId, pendingCount) — a session pulled its messages. */
+  /** (sessionId, pendingCount) — a session pulled its messages. */
   taskMessageDelivered: 'TaskMessageDelivered',
   /** (task) — a session was created or its status changed. */
   taskUpdated: 'TaskUpdated',
-  /** (taskId) — a session was removed. */
+  /** (sessionId) — a session was removed. */
   taskRemoved: 'TaskRemoved',
   /** (AdapterStatus) — an MCP adapter's process changed state. */
   routerAdapterStatus: 'RouterAdapterStatus',
@@ -59,10 +59,10 @@ export interface HubEventArgs {
   MailChanged: [change: MailChanged];
   MailImportProgress: [progress: MailImportProgress];
   MailSync: [sync: MailSync];
-  TaskMessageQueued: [taskId: string, pending: number];
-  TaskMessageDelivered: [taskId: string, pending: number];
-  TaskUpdated: [task: TaskDto];
-  TaskRemoved: [taskId: string];
+  TaskMessageQueued: [sessionId: string, pending: number];
+  TaskMessageDelivered: [sessionId: string, pending: number];
+  TaskUpdated: [task: SessionDto];
+  TaskRemoved: [sessionId: string];
   RouterAdapterStatus: [status: AdapterStatus];
   RouterDistribution: [row: Distribution];
 }
@@ -70,7 +70,7 @@ export interface HubEventArgs {
 export const HubMethod = {
   /** () => { now: ISO string } */
   ping: 'Ping',
-  /** (taskId, body, priority? | { priority? }) => message id */
+  /** (sessionId, body, priority? | { priority? }) => message id */
   sendTaskMessage: 'SendTaskMessage',
 } as const;
 export type HubMethodName = (typeof HubMethod)[keyof typeof HubMethod];
@@ -78,5 +78,5 @@ export type HubMethodName = (typeof HubMethod)[keyof typeof HubMethod];
 /** Arguments and result of each hub method. */
 export interface HubMethods {
   Ping: { args: []; result: { now: string } };
-  SendTaskMessage: { args: [taskId: string, body: string, priority?: MessagePriority | { priority?: MessagePriority }]; result: number };
+  SendTaskMessage: { args: [sessionId: string, body: string, priority?: MessagePriority | { priority?: MessagePriority }]; result: number };
 }

@@ -6,7 +6,7 @@
 import { coreRoutes } from './core';
 import { inboxRoutes } from './inbox';
 import { mailRoutes } from './mail';
-import { mailboxRoutes } from './mailbox';
+import { sessionRoutes } from './sessions';
 import { routerRoutes } from './router';
 
 export * from './route';
@@ -14,4 +14,4 @@ export * from './hub';
 export * from './core';
 
 /** Every REST route, by domain. */
-export const routes = { core: coreRoutes, inbox: inboxRoutes, mail: mailRoutes, sessions: mailboxRoutes, router: routerRoutes } as const;
+export const routes = { core: coreRoutes, inbox: inboxRoutes, mail: mailRoutes, sessions: sessionRoutes, router: routerRoutes } as const;

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import { test, expect } from './fixtures';
 import { callTool, tempDir } from '../helpers/owner';
-import type { TaskDto } from '../../shared/contract/mailbox';
+import type { SessionDto } from '../../shared/contract/sessions';
 
 test('typing to a session shows the unread badge live; check_inbox over MCP clears it and the timeline says delivered', async ({ app, owner }) => {
-  const t = (await owner.api<TaskDto>('POST', '/api/sessions', { name: 'backend', working_dir: tempDir('mailroom-wd-') })).body;
+  const t = (await owner.api<SessionDto>('POST', '/api/sessions', { name: 'backend', working_dir: tempDir('mailroom-wd-') })).body;
   await app.getByRole('link', { name: /Sessions/ }).click();
   await expect(app.getByTestId(`session-item-${t.id}`)).toBeVisible();
   await expect(app.getByTestId(`session-badge-${t.id}`)).toHaveCount(0);
@@ -24,7 +24,7 @@ test('typing to a session shows the unread badge live; check_inbox over MCP clea
   await expect(msg.locator('strong', { hasText: 'rebase' })).toBeVisible(); // rendered markdown
   await expect(msg).toContainText('waiting');
 
-  const client = await owner.mcp({ taskId: t.id });
+  const client = await owner.mcp({ sessionId: t.id });
   const inbox = await callTool<{ messages: Array<{ body: string }> }>(client, 'check_inbox');
   expect(inbox.messages.map((m) => m.body)).toEqual(['Please **rebase** on main\nthen run the tests']);
 
@@ -37,7 +37,7 @@ test('typing to a session shows the unread badge live; check_inbox over MCP clea
 });
 
 test('a high-priority message from the UI, and the draft survives navigating away', async ({ app, owner }) => {
-  const t = (await owner.api<TaskDto>('POST', '/api/sessions', { name: 'frontend', working_dir: tempDir('mailroom-wd-') })).body;
+  const t = (await owner.api<SessionDto>('POST', '/api/sessions', { name: 'frontend', working_dir: tempDir('mailroom-wd-') })).body;
   await app.getByRole('link', { name: /Sessions/ }).click();
   const box = app.getByTestId('composer');
   await box.fill('half-written thought');
@@ -53,7 +53,7 @@ test('a high-priority message from the UI, and the draft survives navigating awa
 });
 
 test('raw HTML in a message is shown as text, never run', async ({ app, owner }) => {
-  const t = (await owner.api<TaskDto>('POST', '/api/sessions', { name: 'xss', working_dir: tempDir('mailroom-wd-') })).body;
+  const t = (await owner.api<SessionDto>('POST', '/api/sessions', { name: 'xss', working_dir: tempDir('mailroom-wd-') })).body;
   await owner.api('POST', `/api/sessions/${t.id}/messages`, { body: '<img src=x onerror="window.__pwned=1"> [link](javascript:alert(1))' });
   await app.getByRole('link', { name: /Sessions/ }).click();
   const msg = app.getByTestId('timeline-message');
@@ -85,7 +85,7 @@ function watchErrors(page: import('@playwright/test').Page): string[] {
 }
 
 async function sessionWithOneMessage(owner: import('../helpers/owner').TestOwner, name: string) {
-  const t = (await owner.api<TaskDto>('POST', '/api/sessions', { name, working_dir: tempDir('mailroom-wd-') })).body;
+  const t = (await owner.api<SessionDto>('POST', '/api/sessions', { name, working_dir: tempDir('mailroom-wd-') })).body;
   await owner.api('POST', `/api/sessions/${t.id}/messages`, { body: `first for ${name}` });
   return t;
 }

@@ -28,7 +28,7 @@ export interface TestOwner extends Owner {
   /** Calls the REST API with the token; returns status and parsed JSON. */
   api<T = unknown>(method: string, route: string, body?: unknown): Promise<{ status: number; body: T }>;
   /** A connected MCP client over Streamable HTTP (closed by `close`). */
-  mcp(opts?: { taskId?: string }): Promise<Client>;
+  mcp(opts?: { sessionId?: string }): Promise<Client>;
   /** A started official SignalR client (stopped by `close`). */
   hub(configure?: (c: HubConnection) => void): Promise<HubConnection>;
   close(): Promise<void>;
@@ -80,7 +80,7 @@ export async function startTestOwner(opts: TestOwnerOptions = {}): Promise<TestO
     },
     async mcp(o = {}) {
       const transport = new StreamableHTTPClientTransport(new URL(owner.url + '/mcp'), {
-        requestInit: { headers: { authorization: `Bearer ${owner.token}`, ...(o.taskId ? { 'x-mailroom-task-id': o.taskId } : {}) } },
+        requestInit: { headers: { authorization: `Bearer ${owner.token}`, ...(o.sessionId ? { 'x-mailroom-task-id': o.sessionId } : {}) } },
       });
       const client = new Client({ name: 'mailroom-test', version: '1.0.0' });
       await client.connect(transport);

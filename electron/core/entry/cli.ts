@@ -15,12 +15,12 @@ import type { StatusDto } from '../../../shared/contract';
 import { runHeadless } from './headless';
 import { runMcpStdio } from './mcp-stdio';
 // [cli] domain command definitions (data)
-import { mailboxCommands } from '../domains/mailbox';
+import { sessionCommands } from '../domains/sessions';
 import { mailCommands } from '../domains/mail';
 import { vaultCommands } from '../domains/vault';
 import { inboxCommands } from '../domains/inbox';
 
-const domainCommands: readonly CliCommandDef[] = [...mailboxCommands, ...mailCommands, ...vaultCommands, ...inboxCommands];
+const domainCommands: readonly CliCommandDef[] = [...sessionCommands, ...mailCommands, ...vaultCommands, ...inboxCommands];
 
 interface CommonOpts {
   vault?: string;

@@ -16,7 +16,7 @@ export async function runMcpStdio(config: Config): Promise<void> {
   console.log = console.error;
   console.info = console.error;
   const log = createLogger({ file: path.join(config.dataDir, 'logs', 'mcp-bridge.log'), stderr: process.env.MAILROOM_LOG_STDERR === '1' }, 'mcp');
-  const taskId = process.env.MAILROOM_TASK_ID || undefined;
+  const sessionId = process.env.MAILROOM_TASK_ID || undefined;
 
   // Listen for the end of stdin from the start: a client may close it while we are still connecting.
   let inputEnded = false;
@@ -42,11 +42,11 @@ export async function runMcpStdio(config: Config): Promise<void> {
     async connect(): Promise<Upstream> {
       for (;;) {
         const owner = await findOwner(config.dataDir, 1_000);
-        if (owner) return remoteUpstream(owner.url, owner.token, taskId, () => pidAlive(owner.pid));
+        if (owner) return remoteUpstream(owner.url, owner.token, sessionId, () => pidAlive(owner.pid));
         try {
           const own = await startOwner(config, { log: createLogger({ file: path.join(config.dataDir, 'logs', 'mailroom.log') }) });
           log.info('became the owner', { port: own.http.port });
-          return localUpstream(own.core.mcp, taskId, () => own.stop());
+          return localUpstream(own.core.mcp, sessionId, () => own.stop());
         } catch (e) {
           if (!(e instanceof OwnerRunningError)) throw e;
           // Lost the race to another process: forward to it instead.

@@ -14,7 +14,7 @@ import { createNlp } from '../domains/nlp';
 import { createMemory } from '../domains/memory';
 import { createMail } from '../domains/mail';
 import { createInbox } from '../domains/inbox';
-import { createMailbox } from '../domains/mailbox';
+import { createSessions } from '../domains/sessions';
 import { createVault } from '../domains/vault';
 import { createRouter } from '../domains/router';
 import { createHistory } from '../domains/history';
@@ -84,7 +84,7 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
   const vault = add(await own('vault', (c) => createVault(c))); // [vault] vault index, watcher, git (seed 000)
   const inbox = add(await own('inbox', (c) => createInbox(c, { vault, nlp }))); // [inbox] capture, analyze / execute / undo (seed 000)
   add(await own('memory', (c) => createMemory(c, { nlp, vault }))); // [memory] analyze_message, save_memory, search_memory (seed 004)
-  add(await own('mailbox', (c) => createMailbox(c))); // [mailbox] session mailbox (seed 003)
+  add(await own('sessions', (c) => createSessions(c))); // [sessions] sessions and their mailboxes (seed 003)
   const router = add(await own('router', (c) => createRouter(c, { vault, inbox }))); // [router] MCP router (seed 001)
   add(await own('mail', (c) => createMail(c, { nlp, inbox, router }))); // [mail] NeuralMail (seed 002)
   add(await own('history', (c) => createHistory(c, { vault, inbox }))); // [history] what Mailroom did: git log + journals, diffs, undo

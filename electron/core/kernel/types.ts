@@ -19,7 +19,7 @@ export interface SampleRequest {
 /** What a tool handler knows about who is calling. */
 export interface ToolContext {
   /** The calling session's task id (from MAILROOM_TASK_ID in the client's environment), if any. */
-  taskId?: string;
+  sessionId?: string;
   /** Present only when the connected client supports sampling. */
   sample?: (req: SampleRequest) => Promise<string>;
   /** Where the call came from: 'mcp' (stdio or HTTP), 'api' (renderer), 'cli'. */

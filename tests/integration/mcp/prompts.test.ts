@@ -55,14 +55,14 @@ const dataOf = (m: Msg) => m.data as Record<string, unknown>;
 describe('MCP prompts, completion and logging', () => {
   let owner: TestOwner;
   let client: Client;
-  let taskId: string;
+  let sessionId: string;
 
   beforeAll(async () => {
     owner = await startTestOwner();
     for (const [id, address] of [['support', 'support@acme.test'], ['sales', 'sales@acme.test'], ['personal', 'me@home.test']]) {
       expect((await owner.api('POST', '/api/mail/inboxes', { id, address })).status).toBe(200);
     }
-    taskId = (await owner.api<{ id: string }>('POST', '/api/sessions', { name: 'refactor', working_dir: tempDir('mailroom-wd-') })).body.id;
+    sessionId = (await owner.api<{ id: string }>('POST', '/api/sessions', { name: 'refactor', working_dir: tempDir('mailroom-wd-') })).body.id;
     client = await owner.mcp();
   });
   afterAll(async () => {
@@ -126,8 +126,8 @@ describe('MCP prompts, completion and logging', () => {
 
   it('session_messages completes session ids; an unknown prompt or argument completes to nothing', async () => {
     const c = await client.complete({ ref: { type: 'ref/prompt', name: 'session_messages' }, argument: { name: 'task_id', value: 'refac' } });
-    expect(c.completion.values).toEqual([taskId]);
-    expect(text(await client.getPrompt({ name: 'session_messages', arguments: { task_id: taskId } }))).toContain(`check_inbox with task_id "${taskId}"`);
+    expect(c.completion.values).toEqual([sessionId]);
+    expect(text(await client.getPrompt({ name: 'session_messages', arguments: { task_id: sessionId } }))).toContain(`check_inbox with task_id "${sessionId}"`);
     const none = await client.complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'x', value: 'a' } });
     expect(none.completion.values).toEqual([]);
     await expect(client.getPrompt({ name: 'nope' })).rejects.toThrow(/Unknown prompt 'nope'/);

@@ -27,9 +27,9 @@ const isRequest = (m: Msg) => m.method !== undefined && m.id !== undefined;
 const isResponse = (m: Msg) => m.method === undefined && m.id !== undefined;
 
 /** An upstream talking to a running owner over Streamable HTTP. */
-export function remoteUpstream(url: string, token: string, taskId: string | undefined, isAlive: () => boolean): Upstream {
+export function remoteUpstream(url: string, token: string, sessionId: string | undefined, isAlive: () => boolean): Upstream {
   const transport = new StreamableHTTPClientTransport(new URL(url + '/mcp'), {
-    requestInit: { headers: { authorization: `Bearer ${token}`, ...(taskId ? { [TASK_HEADER]: taskId } : {}) } },
+    requestInit: { headers: { authorization: `Bearer ${token}`, ...(sessionId ? { [TASK_HEADER]: sessionId } : {}) } },
     reconnectionOptions: { initialReconnectionDelay: 200, maxReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 1.5, maxRetries: 2 },
   });
   let markLost!: () => void;
@@ -52,9 +52,9 @@ export function remoteUpstream(url: string, token: string, taskId: string | unde
 }
 
 /** An upstream served in this process (we are the owner). */
-export function localUpstream(surface: McpSurface, taskId: string | undefined, onDispose: () => Promise<void>): Upstream {
+export function localUpstream(surface: McpSurface, sessionId: string | undefined, onDispose: () => Promise<void>): Upstream {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const server = createMcpServer(surface, { taskId });
+  const server = createMcpServer(surface, { sessionId });
   void server.connect(serverSide);
   return {
     kind: 'local',

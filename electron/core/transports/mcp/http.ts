@@ -98,21 +98,22 @@ export function createMcpHttpHandler(surface: McpSurface, opts: McpHttpOptions =
     async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
       if (closed) return rpcError(res, 503, 'Mailroom is shutting down.');
       const sid = req.headers['mcp-session-id'];
-      const sessionId = Array.isArray(sid) ? sid[0] : sid;
-      if (sessionId) {
-        const s = sessions.get(sessionId);
-        if (s && expired(s)) drop(sessionId, 'idle');
-        const live = sessions.get(sessionId);
+      const mcpSessionId = Array.isArray(sid) ? sid[0] : sid;
+      if (mcpSessionId) {
+        const s = sessions.get(mcpSessionId);
+        if (s && expired(s)) drop(mcpSessionId, 'idle');
+        const live = sessions.get(mcpSessionId);
         if (!live) return rpcError(res, 404, 'Session not found: it ended or expired; initialize a new one.');
-        track(sessionId, live, res);
+        track(mcpSessionId, live, res);
         return live.transport.handleRequest(req, res, body);
       }
       if (req.method !== 'POST' || !(Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body))) {
         return rpcError(res, 400, 'No MCP session id: send initialize first.');
       }
+      // The Mailroom session this client speaks for (the header's wire name keeps the protocol's "task").
       const taskHeader = req.headers[TASK_HEADER];
-      const taskId = (Array.isArray(taskHeader) ? taskHeader[0] : taskHeader) || undefined;
-      const server = createMcpServer(surface, { taskId });
+      const sessionId = (Array.isArray(taskHeader) ? taskHeader[0] : taskHeader) || undefined;
+      const server = createMcpServer(surface, { sessionId });
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => crypto.randomUUID(),
         onsessioninitialized: (id) => {

@@ -19,7 +19,7 @@ export interface PromptMessage {
 /** What a prompt may use while it renders. */
 export interface PromptContext {
   /** The session's own task id (MAILROOM_TASK_ID), when the client carries one. */
-  taskId?: string;
+  sessionId?: string;
   /** Values of a completion source matching `typed` ([] when no domain offers that source). */
   complete(source: string, typed: string): Promise<string[]>;
 }

@@ -37,7 +37,7 @@ export interface McpSurface {
 
 export interface McpSessionInfo {
   /** The session's task id (MAILROOM_TASK_ID), when the client carries one. */
-  taskId?: string;
+  sessionId?: string;
 }
 
 /** What createMcpSurface needs of a core (structural, so mcp/ does not import app/). */
@@ -154,7 +154,7 @@ export function createMcpServer(surface: McpSurface, session: McpSessionInfo = {
     if (!tool) throw new McpError(RpcError.InvalidParams, `Unknown tool '${request.params.name}'. Call tools/list for the available tools.`);
     const ctx: ToolContext = {
       origin: 'mcp',
-      taskId: session.taskId,
+      sessionId: session.sessionId,
       sample: server.getClientCapabilities()?.sampling ? sample : undefined,
       signal: extra.signal,
     };
@@ -242,7 +242,7 @@ const MAX_COMPLETIONS = 100;
 /** prompts/list, prompts/get, and completion/complete for the prompts' arguments. */
 function registerPrompts(server: Server, prompts: PromptDef[], sources: Record<string, CompletionSource>, session: McpSessionInfo): void {
   const byName = new Map(prompts.map((p) => [p.name, p]));
-  const ctx: PromptContext = { taskId: session.taskId, complete: (source, typed) => completeWith(sources, source, typed) };
+  const ctx: PromptContext = { sessionId: session.sessionId, complete: (source, typed) => completeWith(sources, source, typed) };
 
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
     prompts: prompts.map((p) => ({

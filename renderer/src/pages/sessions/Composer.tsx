@@ -3,9 +3,9 @@ import { HubConnectionState } from '@microsoft/signalr';
 import { ApiError, call, routes } from '../../api';
 import { useHub } from '../../hub';
 import { HubMethod } from '../../../../shared/contract/hub';
-import type { MessagePriority } from '../../../../shared/contract/mailbox';
+import type { MessagePriority } from '../../../../shared/contract/sessions';
 
-const draftKey = (taskId: string) => `mailroom.sessions.draft.${taskId}`;
+const draftKey = (sessionId: string) => `mailroom.sessions.draft.${sessionId}`;
 
 function hubErrorMessage(e: unknown): string {
   const text = e instanceof Error ? e.message : String(e);
@@ -19,22 +19,22 @@ function hubErrorMessage(e: unknown): string {
 }
 
 /** The send-to-session box: Enter sends, Shift+Enter is a new line; the draft survives navigation. */
-export function Composer({ taskId, disabled }: { taskId: string; disabled?: boolean }) {
+export function Composer({ sessionId, disabled }: { sessionId: string; disabled?: boolean }) {
   const { connection } = useHub();
-  const [text, setText] = useState(() => sessionStorage.getItem(draftKey(taskId)) ?? '');
+  const [text, setText] = useState(() => sessionStorage.getItem(draftKey(sessionId)) ?? '');
   const [priority, setPriority] = useState<MessagePriority>('normal');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    setText(sessionStorage.getItem(draftKey(taskId)) ?? '');
+    setText(sessionStorage.getItem(draftKey(sessionId)) ?? '');
     setError(null);
-  }, [taskId]);
+  }, [sessionId]);
 
   const update = (v: string) => {
     setText(v);
-    if (v) sessionStorage.setItem(draftKey(taskId), v);
-    else sessionStorage.removeItem(draftKey(taskId));
+    if (v) sessionStorage.setItem(draftKey(sessionId), v);
+    else sessionStorage.removeItem(draftKey(sessionId));
   };
 
   const send = async () => {
@@ -42,8 +42,8 @@ export function Composer({ taskId, disabled }: { taskId: string; disabled?: bool
     setBusy(true);
     setError(null);
     try {
-      if (connection.state === HubConnectionState.Connected) await connection.invoke(HubMethod.sendTaskMessage, taskId, text, priority);
-      else await call(routes.sessions.send, { params: { id: taskId }, body: { body: text, priority } });
+      if (connection.state === HubConnectionState.Connected) await connection.invoke(HubMethod.sendTaskMessage, sessionId, text, priority);
+      else await call(routes.sessions.send, { params: { id: sessionId }, body: { body: text, priority } });
       update('');
       setPriority('normal');
     } catch (e) {

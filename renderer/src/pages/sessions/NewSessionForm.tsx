@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError, call, routes } from '../../api';
-import type { TaskDto } from '../../../../shared/contract/mailbox';
+import type { SessionDto } from '../../../../shared/contract/sessions';
 
-export function NewSessionForm({ sessions, onCreated, onCancel }: { sessions: TaskDto[]; onCreated: (t: TaskDto) => void; onCancel: () => void }) {
+export function NewSessionForm({ sessions, onCreated, onCancel }: { sessions: SessionDto[]; onCreated: (t: SessionDto) => void; onCancel: () => void }) {
   const [name, setName] = useState('');
   const [dir, setDir] = useState('');
   const [peer, setPeer] = useState('');

@@ -2,13 +2,13 @@ import { useCallback, useEffect, useState } from 'react';
 import { ApiError, call, routes } from '../../api';
 import { useHubEvent, useOnReconnect } from '../../hub';
 import { HubEvent } from '../../../../shared/contract/hub';
-import type { TaskDto, TaskMessageDto } from '../../../../shared/contract/mailbox';
+import type { SessionDto, SessionMessageDto } from '../../../../shared/contract/sessions';
 import { Timeline } from './Timeline';
 import { Composer } from './Composer';
 import { StatusChip } from './StatusChip';
 
-export function SessionDetail({ task, sessions, onRemoved }: { task: TaskDto; sessions: TaskDto[]; onRemoved: () => void }) {
-  const [messages, setMessages] = useState<TaskMessageDto[]>([]);
+export function SessionDetail({ task, sessions, onRemoved }: { task: SessionDto; sessions: SessionDto[]; onRemoved: () => void }) {
+  const [messages, setMessages] = useState<SessionMessageDto[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [confirmRemove, setConfirmRemove] = useState(false);
   const [removed, setRemoved] = useState<string | null>(null);
@@ -22,8 +22,8 @@ export function SessionDetail({ task, sessions, onRemoved }: { task: TaskDto; se
     load();
   }, [load]);
   useOnReconnect(load);
-  const onChange = (taskId: unknown) => {
-    if (taskId === task.id) load();
+  const onChange = (sessionId: unknown) => {
+    if (sessionId === task.id) load();
   };
   useHubEvent(HubEvent.taskMessageQueued, onChange);
   useHubEvent(HubEvent.taskMessageDelivered, onChange);
@@ -103,7 +103,7 @@ export function SessionDetail({ task, sessions, onRemoved }: { task: TaskDto; se
       )}
       {removed && <p className="ok">{removed}</p>}
       <Timeline messages={messages} sessions={sessions} />
-      <Composer taskId={task.id} />
+      <Composer sessionId={task.id} />
     </div>
   );
 }

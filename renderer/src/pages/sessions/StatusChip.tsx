@@ -1,8 +1,8 @@
-import type { TaskStatus } from '../../../../shared/contract/mailbox';
+import type { SessionStatus } from '../../../../shared/contract/sessions';
 
-const LABEL: Record<TaskStatus, string> = { queued: 'not started', running: 'running', done: 'done' };
+const LABEL: Record<SessionStatus, string> = { queued: 'not started', running: 'running', done: 'done' };
 
-export function StatusChip({ status }: { status: TaskStatus }) {
+export function StatusChip({ status }: { status: SessionStatus }) {
   return (
     <span className={`chip status status-${status}`} data-status={status}>
       <span className="status-dot" aria-hidden="true" />

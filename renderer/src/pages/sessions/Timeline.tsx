@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef } from 'react';
-import type { TaskDto, TaskMessageDto } from '../../../../shared/contract/mailbox';
+import type { SessionDto, SessionMessageDto } from '../../../../shared/contract/sessions';
 import { renderMarkdown } from './markdown';
 
 const time = (iso: string) => {
@@ -8,13 +8,13 @@ const time = (iso: string) => {
   return today ? d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' }) : d.toLocaleString();
 };
 
-function senderName(sender: string, sessions: TaskDto[]): string {
+function senderName(sender: string, sessions: SessionDto[]): string {
   if (sender === 'user') return 'You';
   const id = sender.startsWith('task:') ? sender.slice(5) : sender;
   return sessions.find((s) => s.id === id)?.name ?? sender;
 }
 
-function Message({ m, sessions }: { m: TaskMessageDto; sessions: TaskDto[] }) {
+function Message({ m, sessions }: { m: SessionMessageDto; sessions: SessionDto[] }) {
   const html = useMemo(() => renderMarkdown(m.body), [m.body]);
   return (
     <li className={`msg ${m.delivered_at ? 'msg-delivered' : 'msg-waiting'} ${m.priority === 'high' ? 'msg-high' : ''}`} data-testid="timeline-message" data-delivered={m.delivered_at ? 'true' : 'false'}>
@@ -34,7 +34,7 @@ function Message({ m, sessions }: { m: TaskMessageDto; sessions: TaskDto[] }) {
 }
 
 /** The read-only history of a session's mailbox, oldest first, kept scrolled to the newest. */
-export function Timeline({ messages, sessions }: { messages: TaskMessageDto[]; sessions: TaskDto[] }) {
+export function Timeline({ messages, sessions }: { messages: SessionMessageDto[]; sessions: SessionDto[] }) {
   const end = useRef<HTMLDivElement>(null);
   // Effects return nothing or a cleanup: scrollIntoView() returns a Promise in current Chromium,
   // and React calling that as a cleanup threw `destroy_ is not a function` and blanked the app.

@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { route } from './route';
 
-export const TaskStatus = z.enum(['queued', 'running', 'done']);
-export type TaskStatus = z.infer<typeof TaskStatus>;
+export const SessionStatus = z.enum(['queued', 'running', 'done']);
+export type SessionStatus = z.infer<typeof SessionStatus>;
 export const MessagePriority = z.enum(['normal', 'high']);
 export type MessagePriority = z.infer<typeof MessagePriority>;
 
@@ -11,11 +11,11 @@ export type MessagePriority = z.infer<typeof MessagePriority>;
 export const MAX_MESSAGE_BYTES = 64 * 1024;
 
 /** A session (one Claude Code working folder with a mailbox). */
-export const TaskDto = z.object({
+export const SessionDto = z.object({
   id: z.string(),
   name: z.string(),
   working_dir: z.string(),
-  status: TaskStatus,
+  status: SessionStatus,
   created_at: z.string(),
   updated_at: z.string(),
   /** Undelivered messages. */
@@ -23,9 +23,9 @@ export const TaskDto = z.object({
   /** Linked peer session ids. */
   peers: z.array(z.string()),
 });
-export type TaskDto = z.infer<typeof TaskDto>;
+export type SessionDto = z.infer<typeof SessionDto>;
 
-export const TaskMessageDto = z.object({
+export const SessionMessageDto = z.object({
   id: z.number(),
   task_id: z.string(),
   /** 'user' or 'task:<id>' */
@@ -35,7 +35,7 @@ export const TaskMessageDto = z.object({
   created_at: z.string(),
   delivered_at: z.string().nullable(),
 });
-export type TaskMessageDto = z.infer<typeof TaskMessageDto>;
+export type SessionMessageDto = z.infer<typeof SessionMessageDto>;
 
 export const CreateTaskBody = z.object({
   name: z.string().min(1, 'a session needs a name'),
@@ -50,7 +50,7 @@ export interface SendMessageBody {
   priority?: MessagePriority;
   from?: string;
 }
-export const StatusBody = z.object({ status: TaskStatus });
+export const StatusBody = z.object({ status: SessionStatus });
 export const LinkBody = z.object({ peer: z.string().min(1) });
 
 export const UninstallSummary = z.object({
@@ -64,15 +64,15 @@ export const SendReply = z.object({ message_id: z.number(), pending: z.number() 
 
 export const sessionsPath = '/api/sessions';
 
-export const mailboxRoutes = {
-  list: route('GET', '/api/sessions', { reply: z.array(TaskDto) }),
-  create: route('POST', '/api/sessions', { body: CreateTaskBody, reply: TaskDto }),
-  get: route('GET', '/api/sessions/:id', { reply: TaskDto }),
+export const sessionRoutes = {
+  list: route('GET', '/api/sessions', { reply: z.array(SessionDto) }),
+  create: route('POST', '/api/sessions', { body: CreateTaskBody, reply: SessionDto }),
+  get: route('GET', '/api/sessions/:id', { reply: SessionDto }),
   remove: route('DELETE', '/api/sessions/:id', { reply: UninstallSummary }),
-  setStatus: route('POST', '/api/sessions/:id/status', { body: StatusBody, reply: TaskDto }),
-  done: route('POST', '/api/sessions/:id/done', { reply: TaskDto }),
-  touch: route('POST', '/api/sessions/:id/touch', { reply: TaskDto }),
-  link: route('POST', '/api/sessions/:id/peers', { body: LinkBody, reply: TaskDto }),
-  messages: route('GET', '/api/sessions/:id/messages', { reply: z.array(TaskMessageDto) }),
+  setStatus: route('POST', '/api/sessions/:id/status', { body: StatusBody, reply: SessionDto }),
+  done: route('POST', '/api/sessions/:id/done', { reply: SessionDto }),
+  touch: route('POST', '/api/sessions/:id/touch', { reply: SessionDto }),
+  link: route('POST', '/api/sessions/:id/peers', { body: LinkBody, reply: SessionDto }),
+  messages: route('GET', '/api/sessions/:id/messages', { reply: z.array(SessionMessageDto) }),
   send: route('POST', '/api/sessions/:id/messages', { body: SendMessageBody, reply: SendReply }),
 } as const;

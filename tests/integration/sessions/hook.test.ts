@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { REPO_ROOT, startTestOwner, tempDir, waitForHubEvent, type TestOwner } from '../../helpers/owner';
-import type { TaskDto } from '../../../shared/contract/mailbox';
+import type { SessionDto } from '../../../shared/contract/sessions';
 
 /**
  * Claude Code's documented hook output for PostToolUse (code.claude.com/docs/en/hooks: the
@@ -69,13 +69,13 @@ describe('the PostToolUse hook, run the way Claude Code runs it', () => {
 
   it('is installed into .claude/settings.json, marks the session running, and surfaces pending messages in the documented format', async () => {
     const dir = tempDir('mailroom-project-');
-    const t = (await owner.api<TaskDto>('POST', '/api/sessions', { name: 'hooked', working_dir: dir })).body;
+    const t = (await owner.api<SessionDto>('POST', '/api/sessions', { name: 'hooked', working_dir: dir })).body;
     const settings = JSON.parse(fs.readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'));
     const entry = settings.hooks.PostToolUse.find((m: { hooks: Array<{ command: string }> }) => m.hooks[0].command.includes('inbox-status'));
     const command: string = entry.hooks[0].command;
 
     const hub = await owner.hub();
-    const running = waitForHubEvent(hub, 'TaskUpdated', (x) => (x as TaskDto).id === t.id && (x as TaskDto).status === 'running');
+    const running = waitForHubEvent(hub, 'TaskUpdated', (x) => (x as SessionDto).id === t.id && (x as SessionDto).status === 'running');
     const empty = await runLikeClaudeCode(command, dir, hookInput(dir));
     expect(empty).toMatchObject({ code: 0, stdout: '' });
     await running; // the hook run is a sign of life, announced through the owner
@@ -92,7 +92,7 @@ describe('the PostToolUse hook, run the way Claude Code runs it', () => {
 
   it('stays silent (exit 0, no output) once the session is removed, and when no Mailroom data exists', async () => {
     const dir = tempDir('mailroom-project-');
-    const t = (await owner.api<TaskDto>('POST', '/api/sessions', { name: 'gone', working_dir: dir })).body;
+    const t = (await owner.api<SessionDto>('POST', '/api/sessions', { name: 'gone', working_dir: dir })).body;
     const settings = JSON.parse(fs.readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'));
     const command: string = settings.hooks.PostToolUse[0].hooks[0].command;
     await owner.api('DELETE', `/api/sessions/${t.id}`);

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MailroomError, invalidArgument } from '../../kernel/errors';
 import type { CoreContext } from '../../kernel/types';
-import { MAX_MESSAGE_BYTES, type MessagePriority, type TaskDto, type TaskMessageDto } from '../../../../shared/contract/mailbox';
+import { MAX_MESSAGE_BYTES, type MessagePriority, type SessionDto, type SessionMessageDto } from '../../../../shared/contract/sessions';
 import { HubEvent } from '../../../../shared/contract/hub';
-import { MailboxStore, newTaskId } from './store';
+import { SessionStore, newTaskId } from './store';
 import { installMailbox, uninstallMailbox, type InstallRecord, type UninstallResult } from './installer';
 
 export const BADGE_KEY = 'sessions';
@@ -37,22 +37,22 @@ export function validatePriority(p: unknown): MessagePriority {
  * stored first, then announced on the hub (TaskMessageQueued / Delivered / TaskUpdated) and
  * reflected in the `sessions` badge, whatever surface it came from.
  */
-export class MailboxService {
-  readonly store: MailboxStore;
+export class SessionService {
+  readonly store: SessionStore;
 
   constructor(private readonly ctx: CoreContext) {
-    this.store = new MailboxStore(ctx.stateDb, () => new Date(ctx.clock.now()).toISOString());
+    this.store = new SessionStore(ctx.stateDb, () => new Date(ctx.clock.now()).toISOString());
   }
 
   refreshBadge(): void {
     this.ctx.platform.setBadge(BADGE_KEY, this.store.totalPending());
   }
 
-  list(): TaskDto[] {
+  list(): SessionDto[] {
     return this.store.list();
   }
 
-  get(id: string): TaskDto {
+  get(id: string): SessionDto {
     return this.store.get(id);
   }
 
@@ -67,7 +67,7 @@ export class MailboxService {
     return id;
   }
 
-  createSession(input: { name: string; workingDir: string; peer?: string }): TaskDto {
+  createSession(input: { name: string; workingDir: string; peer?: string }): SessionDto {
     const name = input.name.trim();
     if (!name) throw invalidArgument('A session needs a name.');
     if (name.length > 200) throw invalidArgument('A session name has at most 200 characters.');
@@ -91,7 +91,7 @@ export class MailboxService {
     const task = this.store.createTask({ id, name, workingDir: real, peer: input.peer });
     let record: InstallRecord;
     try {
-      record = installMailbox({ taskId: id, name, dir: real, config: this.ctx.config });
+      record = installMailbox({ sessionId: id, name, dir: real, config: this.ctx.config });
     } catch (e) {
       this.store.delete(id);
       throw e;
@@ -104,7 +104,7 @@ export class MailboxService {
   }
 
   /** Takes the mailbox out of the working folder and forgets the session and its messages. */
-  removeSession(id: string): { task: TaskDto; uninstall: UninstallResult } {
+  removeSession(id: string): { task: SessionDto; uninstall: UninstallResult } {
     const task = this.store.get(id);
     const raw = this.store.installRecord(id);
     const uninstall: UninstallResult = raw ? uninstallMailbox(JSON.parse(raw) as InstallRecord) : { restored: [], merged: [], skipped: [] };
@@ -119,7 +119,7 @@ export class MailboxService {
     return { task, uninstall };
   }
 
-  link(a: string, b: string): TaskDto {
+  link(a: string, b: string): SessionDto {
     this.store.get(a);
     this.store.link(a, b);
     const ta = this.store.get(a);
@@ -128,7 +128,7 @@ export class MailboxService {
     return ta;
   }
 
-  setStatus(id: string, status: TaskDto['status']): TaskDto {
+  setStatus(id: string, status: SessionDto['status']): SessionDto {
     const changed = this.store.setStatus(id, status);
     if (changed) this.ctx.hub.broadcast(HubEvent.taskUpdated, changed);
     return changed ?? this.store.get(id);
@@ -140,13 +140,13 @@ export class MailboxService {
     if (t?.status === 'queued') this.setStatus(id, 'running');
   }
 
-  send(taskId: string, body: unknown, priority: unknown, from: Sender): { message_id: number; task_id: string; pending: number } {
+  send(sessionId: string, body: unknown, priority: unknown, from: Sender): { message_id: number; task_id: string; pending: number } {
     const text = validateBody(body);
     const prio = validatePriority(priority);
-    const target = this.store.get(taskId);
+    const target = this.store.get(sessionId);
     const sender = from.kind === 'task' && this.store.find(from.id) ? from : ({ kind: 'user' } as const);
-    const r = this.store.enqueue(taskId, senderLabel(sender), text, prio);
-    this.ctx.hub.broadcast(HubEvent.taskMessageQueued, taskId, r.pending);
+    const r = this.store.enqueue(sessionId, senderLabel(sender), text, prio);
+    this.ctx.hub.broadcast(HubEvent.taskMessageQueued, sessionId, r.pending);
     this.refreshBadge();
     if (sender.kind === 'task') {
       const from = this.store.find(sender.id);
@@ -154,31 +154,31 @@ export class MailboxService {
       const first = text.trim().split('\n')[0].replace(/[`*_#>]/g, '').trim().slice(0, 140);
       this.ctx.platform.notify({ title: `${from?.name ?? sender.id} → ${target.name}`, body: prio === 'high' ? `(high priority) ${first}` : first });
     }
-    return { message_id: r.id, task_id: taskId, pending: r.pending };
+    return { message_id: r.id, task_id: sessionId, pending: r.pending };
   }
 
-  checkInbox(taskId: string): { task_id: string; messages: TaskMessageDto[]; pending: number } {
-    const messages = this.store.deliver(taskId);
-    const pending = this.store.pending(taskId);
+  checkInbox(sessionId: string): { task_id: string; messages: SessionMessageDto[]; pending: number } {
+    const messages = this.store.deliver(sessionId);
+    const pending = this.store.pending(sessionId);
     if (messages.length > 0) {
-      this.ctx.hub.broadcast(HubEvent.taskMessageDelivered, taskId, pending);
+      this.ctx.hub.broadcast(HubEvent.taskMessageDelivered, sessionId, pending);
       this.refreshBadge();
     }
-    return { task_id: taskId, messages, pending };
+    return { task_id: sessionId, messages, pending };
   }
 
   /** The linked peer to send to: the only one, or the one named. */
-  peerOf(taskId: string, peerId?: string): string {
-    const peers = this.store.get(taskId).peers;
+  peerOf(sessionId: string, peerId?: string): string {
+    const peers = this.store.get(sessionId).peers;
     if (peerId !== undefined) {
-      if (!peers.includes(peerId)) throw new MailroomError('peer_not_found', `Session ${peerId} is not a peer of ${taskId}. Its peers: ${peers.join(', ') || 'none'}.`, { peers });
+      if (!peers.includes(peerId)) throw new MailroomError('peer_not_found', `Session ${peerId} is not a peer of ${sessionId}. Its peers: ${peers.join(', ') || 'none'}.`, { peers });
       return peerId;
     }
     if (peers.length === 0) {
-      throw new MailroomError('peer_not_found', `Session ${taskId} has no linked peer. Link one with \`mailroom session add --peer\`, or use send_to_task with a task id.`, { peers });
+      throw new MailroomError('peer_not_found', `Session ${sessionId} has no linked peer. Link one with \`mailroom session add --peer\`, or use send_to_task with a task id.`, { peers });
     }
     if (peers.length > 1) {
-      throw new MailroomError('ambiguous_peer', `Session ${taskId} has ${peers.length} peers (${peers.join(', ')}); pass peer_id, or use send_to_task.`, { peers }, 409);
+      throw new MailroomError('ambiguous_peer', `Session ${sessionId} has ${peers.length} peers (${peers.join(', ')}); pass peer_id, or use send_to_task.`, { peers }, 409);
     }
     return peers[0];
   }

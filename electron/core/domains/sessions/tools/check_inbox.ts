@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool';
 import type { ToolDef } from '../../../kernel/types';
-import type { MailboxService } from '../service';
+import type { SessionService } from '../service';
 import { messageOut, taskIdArg } from './schemas';
 
-export function checkInboxTool(svc: MailboxService): ToolDef {
+export function checkInboxTool(svc: SessionService): ToolDef {
   return defineTool({
     name: 'check_inbox',
     title: 'Check inbox',
@@ -13,9 +13,9 @@ export function checkInboxTool(svc: MailboxService): ToolDef {
     input: z.object({ task_id: taskIdArg }),
     output: z.object({ task_id: z.string(), messages: z.array(messageOut), pending: z.number().int() }),
     handler: (args, ctx) => {
-      const id = svc.resolveTaskId(args.task_id, ctx.taskId);
+      const id = svc.resolveTaskId(args.task_id, ctx.sessionId);
       const r = svc.checkInbox(id);
-      if (id === ctx.taskId) svc.touch(id);
+      if (id === ctx.sessionId) svc.touch(id);
       return r;
     },
   });

@@ -1,11 +1,11 @@
 import { parseWith } from '../../kernel/tool';
 import type { RouteDef } from '../../kernel/types';
 import { implement } from '../../kernel/route';
-import { mailboxRoutes as R, CreateTaskBody, LinkBody, SendMessageBody, StatusBody } from '../../../../shared/contract/mailbox';
-import type { MailboxService } from './service';
+import { sessionRoutes as R, CreateTaskBody, LinkBody, SendMessageBody, StatusBody } from '../../../../shared/contract/sessions';
+import type { SessionService } from './service';
 
 /** REST for the renderer and the CLI (`mailroom session …`, `mailroom send`). */
-export function mailboxRoutes(svc: MailboxService): RouteDef[] {
+export function sessionRoutes(svc: SessionService): RouteDef[] {
   return [
     implement(R.list, () => svc.list()),
     implement(R.create, (req) => {

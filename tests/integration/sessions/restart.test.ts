@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { callTool, tempDir, waitFor } from '../../helpers/owner';
 import { killAndWait, startCli } from '../../helpers/cli';
 import { pidAlive } from '../../../electron/core/host/lock';
-import type { TaskDto, TaskMessageDto } from '../../../shared/contract/mailbox';
+import type { SessionDto, SessionMessageDto } from '../../../shared/contract/sessions';
 
 const RUNNING = /Mailroom is running at (http:\/\/127\.0\.0\.1:(\d+))\/\?token=([\w-]+)/;
 
@@ -30,9 +30,9 @@ describe('the mailbox survives kill -9 of the owner', () => {
       if (!r.ok) throw new Error(`${method} ${route}: ${r.status} ${await r.text()}`);
       return (await r.json()) as T;
     };
-    const mcp = async (taskId: string) => {
+    const mcp = async (sessionId: string) => {
       const c = new Client({ name: 'restart-test', version: '1' });
-      await c.connect(new StreamableHTTPClientTransport(new URL(url + '/mcp'), { requestInit: { headers: { authorization: `Bearer ${token}`, 'x-mailroom-task-id': taskId } } }));
+      await c.connect(new StreamableHTTPClientTransport(new URL(url + '/mcp'), { requestInit: { headers: { authorization: `Bearer ${token}`, 'x-mailroom-task-id': sessionId } } }));
       clients.push(c);
       return c;
     };
@@ -43,10 +43,10 @@ describe('the mailbox survives kill -9 of the owner', () => {
     const dataDir = tempDir();
     const vault = tempDir();
     const first = await start(dataDir, vault);
-    const t = await first.api<TaskDto>('POST', '/api/sessions', { name: 'crashy', working_dir: tempDir() });
+    const t = await first.api<SessionDto>('POST', '/api/sessions', { name: 'crashy', working_dir: tempDir() });
     for (let i = 0; i < 20; i++) await first.api('POST', `/api/sessions/${t.id}/messages`, { body: `before-${i}` });
     const c1 = await first.mcp(t.id);
-    const got1 = await callTool<{ messages: TaskMessageDto[] }>(c1, 'check_inbox');
+    const got1 = await callTool<{ messages: SessionMessageDto[] }>(c1, 'check_inbox');
     expect(got1.messages).toHaveLength(20);
     for (let i = 0; i < 30; i++) await first.api('POST', `/api/sessions/${t.id}/messages`, { body: `pending-${i}`, priority: i % 3 === 0 ? 'high' : 'normal' });
 
@@ -54,16 +54,16 @@ describe('the mailbox survives kill -9 of the owner', () => {
     await waitFor(() => pidAlive(first.child.pid!), (alive) => !alive, 5_000, 'the owner to die');
 
     const second = await start(dataDir, vault);
-    expect((await second.api<TaskDto>('GET', `/api/sessions/${t.id}`)).pending).toBe(30);
+    expect((await second.api<SessionDto>('GET', `/api/sessions/${t.id}`)).pending).toBe(30);
     const c2 = await second.mcp(t.id);
-    const got2 = await callTool<{ messages: TaskMessageDto[] }>(c2, 'check_inbox');
+    const got2 = await callTool<{ messages: SessionMessageDto[] }>(c2, 'check_inbox');
     const bodies = got2.messages.map((m) => m.body);
     expect(bodies).toHaveLength(30);
     expect(new Set(bodies).size).toBe(30);
     expect(bodies.every((b) => b.startsWith('pending-'))).toBe(true);
     expect(got2.messages.slice(0, 10).every((m) => m.priority === 'high')).toBe(true);
-    expect((await callTool<{ messages: TaskMessageDto[] }>(c2, 'check_inbox')).messages).toEqual([]);
-    const timeline = await second.api<TaskMessageDto[]>('GET', `/api/sessions/${t.id}/messages`);
+    expect((await callTool<{ messages: SessionMessageDto[] }>(c2, 'check_inbox')).messages).toEqual([]);
+    const timeline = await second.api<SessionMessageDto[]>('GET', `/api/sessions/${t.id}/messages`);
     expect(timeline).toHaveLength(50);
   }, 60_000);
 });

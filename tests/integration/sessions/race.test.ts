@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, startTestOwner, tempDir, type TestOwner } from '../../helpers/owner';
-import type { TaskDto, TaskMessageDto } from '../../../shared/contract/mailbox';
+import type { SessionDto, SessionMessageDto } from '../../../shared/contract/sessions';
 
 describe('check_inbox under a race', () => {
   let owner: TestOwner;
@@ -10,10 +10,10 @@ describe('check_inbox under a race', () => {
   afterAll(async () => owner?.close());
 
   it('two clients pulling concurrently while 1,000 messages arrive: each message delivered exactly once', async () => {
-    const t = (await owner.api<TaskDto>('POST', '/api/sessions', { name: 'race', working_dir: tempDir() })).body;
+    const t = (await owner.api<SessionDto>('POST', '/api/sessions', { name: 'race', working_dir: tempDir() })).body;
     const hub = await owner.hub();
-    const a = await owner.mcp({ taskId: t.id });
-    const b = await owner.mcp({ taskId: t.id });
+    const a = await owner.mcp({ sessionId: t.id });
+    const b = await owner.mcp({ sessionId: t.id });
     const N = 1_000;
     let sending = true;
     const pull = async (c: typeof a) => {
@@ -21,7 +21,7 @@ describe('check_inbox under a race', () => {
       let pulls = 0;
       for (;;) {
         const wasSending = sending;
-        const r = await callTool<{ messages: TaskMessageDto[] }>(c, 'check_inbox');
+        const r = await callTool<{ messages: SessionMessageDto[] }>(c, 'check_inbox');
         pulls++;
         got.push(...r.messages.map((m) => Number(m.body)));
         if (!wasSending && r.messages.length === 0) return { got, pulls };
@@ -42,19 +42,19 @@ describe('check_inbox under a race', () => {
     // Both really took part (otherwise this would not test a race).
     expect(ra.got.length).toBeGreaterThan(0);
     expect(rb.got.length).toBeGreaterThan(0);
-    const timeline = (await owner.api<TaskMessageDto[]>('GET', `/api/sessions/${t.id}/messages?limit=5000`)).body;
+    const timeline = (await owner.api<SessionMessageDto[]>('GET', `/api/sessions/${t.id}/messages?limit=5000`)).body;
     expect(timeline.filter((m) => m.delivered_at === null)).toEqual([]);
   }, 60_000);
 
   it('two clients racing over 1,000 already-waiting messages split them without overlap', async () => {
-    const t = (await owner.api<TaskDto>('POST', '/api/sessions', { name: 'race2', working_dir: tempDir() })).body;
+    const t = (await owner.api<SessionDto>('POST', '/api/sessions', { name: 'race2', working_dir: tempDir() })).body;
     const hub = await owner.hub();
     for (let i = 0; i < 1_000; i += 100) {
       await Promise.all(Array.from({ length: 100 }, (_, j) => hub.invoke('SendTaskMessage', t.id, String(i + j))));
     }
-    const a = await owner.mcp({ taskId: t.id });
-    const b = await owner.mcp({ taskId: t.id });
-    const [ra, rb] = await Promise.all([callTool<{ messages: TaskMessageDto[] }>(a, 'check_inbox'), callTool<{ messages: TaskMessageDto[] }>(b, 'check_inbox')]);
+    const a = await owner.mcp({ sessionId: t.id });
+    const b = await owner.mcp({ sessionId: t.id });
+    const [ra, rb] = await Promise.all([callTool<{ messages: SessionMessageDto[] }>(a, 'check_inbox'), callTool<{ messages: SessionMessageDto[] }>(b, 'check_inbox')]);
     const ids = [...ra.messages, ...rb.messages].map((m) => m.id);
     expect(ids.length).toBe(1_000);
     expect(new Set(ids).size).toBe(1_000);

@@ -6,16 +6,16 @@ import { HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/s
 import { percentile, ratio, round, timeMany, type BenchRow } from './lib';
 import { REPO_ROOT, startTestOwner, tempDir, type TestOwner } from '../tests/helpers/owner';
 import { cleanEnv } from '../tests/helpers/cli';
-import type { TaskDto } from '../shared/contract/mailbox';
-import type { Mailbox } from '../electron/core/domains/mailbox';
+import type { SessionDto } from '../shared/contract/sessions';
+import type { SessionsDomain } from '../electron/core/domains/sessions';
 
 const BIN = path.join(REPO_ROOT, 'bin', 'mailroom.mjs');
 
 const hubClient = (owner: TestOwner): HubConnection =>
   new HubConnectionBuilder().withUrl(owner.url + '/hubs/mailbox', { accessTokenFactory: () => owner.token }).configureLogging(LogLevel.None).build();
 
-async function session(owner: TestOwner, name: string): Promise<TaskDto> {
-  return (await owner.api<TaskDto>('POST', '/api/sessions', { name, working_dir: tempDir('mailroom-bench-') })).body;
+async function session(owner: TestOwner, name: string): Promise<SessionDto> {
+  return (await owner.api<SessionDto>('POST', '/api/sessions', { name, working_dir: tempDir('mailroom-bench-') })).body;
 }
 
 /** Sends `total` messages paced at `rate`/s; returns the latency of each to its hub event. */
@@ -62,8 +62,8 @@ async function hubLatency(): Promise<BenchRow[]> {
     const p50 = round(percentile(lat, 50));
     const p99 = round(percentile(lat, 99));
     return [
-      { area: 'mailbox', figure: 'hub SendTaskMessage → TaskMessageQueued p50 @1,000 msg/s', value: p50, unit: 'ms', baseline: round(percentile(base, 50)), baseline_label: 'hub echo, no DB', ratio: ratio(p50, percentile(base, 50)) },
-      { area: 'mailbox', figure: 'hub SendTaskMessage → TaskMessageQueued p99 @1,000 msg/s', value: p99, unit: 'ms', baseline: round(percentile(base, 99)), baseline_label: 'hub echo, no DB', ratio: ratio(p99, percentile(base, 99)), goal: 'p99 ≤ 20 ms', pass: p99 <= 20 },
+      { area: 'sessions', figure: 'hub SendTaskMessage → TaskMessageQueued p50 @1,000 msg/s', value: p50, unit: 'ms', baseline: round(percentile(base, 50)), baseline_label: 'hub echo, no DB', ratio: ratio(p50, percentile(base, 50)) },
+      { area: 'sessions', figure: 'hub SendTaskMessage → TaskMessageQueued p99 @1,000 msg/s', value: p99, unit: 'ms', baseline: round(percentile(base, 99)), baseline_label: 'hub echo, no DB', ratio: ratio(p99, percentile(base, 99)), goal: 'p99 ≤ 20 ms', pass: p99 <= 20 },
     ];
   } finally {
     await owner.close();
@@ -75,7 +75,7 @@ async function checkInboxRoundTrip(): Promise<BenchRow[]> {
   const owner = await startTestOwner();
   try {
     const t = await session(owner, 'bench-mcp');
-    const mailbox = owner.core.domains.find((d) => d.name === 'mailbox') as Mailbox;
+    const mailbox = owner.core.domains.find((d) => d.name === 'sessions') as SessionsDomain;
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [BIN, 'mcp', '--data-dir', owner.dataDir, '--vault', owner.vaultDir],
@@ -96,8 +96,8 @@ async function checkInboxRoundTrip(): Promise<BenchRow[]> {
     await client.close();
     const p50 = round(percentile(samples, 50));
     return [
-      { area: 'mailbox', figure: 'check_inbox round trip p50 via stdio bridge (1 message)', value: p50, unit: 'ms', baseline: round(percentile(base, 50)), baseline_label: 'mailroom_info, same bridge', ratio: ratio(p50, percentile(base, 50)) },
-      { area: 'mailbox', figure: 'check_inbox round trip p99 via stdio bridge (1 message)', value: round(percentile(samples, 99)), unit: 'ms', baseline: round(percentile(base, 99)), baseline_label: 'mailroom_info, same bridge', ratio: ratio(percentile(samples, 99), percentile(base, 99)) },
+      { area: 'sessions', figure: 'check_inbox round trip p50 via stdio bridge (1 message)', value: p50, unit: 'ms', baseline: round(percentile(base, 50)), baseline_label: 'mailroom_info, same bridge', ratio: ratio(p50, percentile(base, 50)) },
+      { area: 'sessions', figure: 'check_inbox round trip p99 via stdio bridge (1 message)', value: round(percentile(samples, 99)), unit: 'ms', baseline: round(percentile(base, 99)), baseline_label: 'mailroom_info, same bridge', ratio: ratio(percentile(samples, 99), percentile(base, 99)) },
     ];
   } finally {
     await owner.close();
@@ -134,8 +134,8 @@ async function hookWallTime(): Promise<BenchRow[]> {
     const p50 = round(percentile(hook, 50), 1);
     const p95 = round(percentile(hook, 95), 1);
     return [
-      { area: 'mailbox', figure: 'hook inbox-status wall time p50 (1 pending)', value: p50, unit: 'ms', baseline: round(percentile(base, 50), 1), baseline_label: 'node -e 0', ratio: ratio(p50, percentile(base, 50)) },
-      { area: 'mailbox', figure: 'hook inbox-status wall time p95 (1 pending)', value: p95, unit: 'ms', baseline: round(percentile(base, 95), 1), baseline_label: 'node -e 0', ratio: ratio(p95, percentile(base, 95)), goal: 'p95 ≤ 150 ms', pass: p95 <= 150 },
+      { area: 'sessions', figure: 'hook inbox-status wall time p50 (1 pending)', value: p50, unit: 'ms', baseline: round(percentile(base, 50), 1), baseline_label: 'node -e 0', ratio: ratio(p50, percentile(base, 50)) },
+      { area: 'sessions', figure: 'hook inbox-status wall time p95 (1 pending)', value: p95, unit: 'ms', baseline: round(percentile(base, 95), 1), baseline_label: 'node -e 0', ratio: ratio(p95, percentile(base, 95)), goal: 'p95 ≤ 150 ms', pass: p95 <= 150 },
     ];
   } finally {
     await owner.close();

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { MailboxService } from '../../../electron/core/domains/mailbox/service';
+import { SessionService } from '../../../electron/core/domains/sessions/service';
 import { MailroomError } from '../../../electron/core/kernel/errors';
 import { tempDir } from '../../helpers/owner';
 import { mailboxContext } from './context';
 
 function setup() {
   const m = mailboxContext();
-  const svc = new MailboxService(m.ctx);
+  const svc = new SessionService(m.ctx);
   const session = (name: string, peer?: string) => svc.createSession({ name, workingDir: tempDir('mailroom-wd-'), peer });
   return { ...m, svc, session };
 }

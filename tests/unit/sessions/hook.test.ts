@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hookOutput, runHook, type HookIo } from '../../../electron/core/domains/mailbox/hook';
-import { MailboxService } from '../../../electron/core/domains/mailbox/service';
+import { hookOutput, runHook, type HookIo } from '../../../electron/core/domains/sessions/hook';
+import { SessionService } from '../../../electron/core/domains/sessions/service';
 import { tempDir } from '../../helpers/owner';
 import { mailboxContext } from './context';
 
@@ -17,7 +17,7 @@ const postToolUse = (extra: Record<string, unknown> = {}) =>
 describe('the inbox-status hook', () => {
   it('says nothing when the inbox is empty, and prompts Claude when messages wait', async () => {
     const { ctx, dataDir } = mailboxContext();
-    const svc = new MailboxService(ctx);
+    const svc = new SessionService(ctx);
     const t = svc.createSession({ name: 's', workingDir: tempDir() });
     const quiet = io();
     expect(await runHook(['hook', 'inbox-status', '--task', t.id, '--data-dir', dataDir], postToolUse(), quiet.value)).toBe(0);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type ChildProcess } from 'node:child_process';
 import { tempDir, writeFiles } from '../../helpers/owner';
 import { killAndWait, runCli, startCli } from '../../helpers/cli';
-import type { TaskDto } from '../../../shared/contract/mailbox';
+import type { SessionDto } from '../../../shared/contract/sessions';
 
 const RUNNING = /Mailroom is running at (http:\/\/127\.0\.0\.1:(\d+))\/\?token=([\w-]+)/;
 
@@ -24,7 +24,7 @@ describe('mailroom session … and mailroom send', () => {
     const add = await runCli(['session', 'add', '--name', 'backend', '--dir', project, '--json', ...dirs]);
     expect(add.stderr).toBe('');
     expect(add.code).toBe(0);
-    const t = JSON.parse(add.stdout) as TaskDto;
+    const t = JSON.parse(add.stdout) as SessionDto;
     expect(t).toMatchObject({ name: 'backend', status: 'queued', working_dir: fs.realpathSync(project) });
     expect(fs.readFileSync(path.join(project, 'CLAUDE.md'), 'utf8')).toContain('mailroom:mailbox:start');
 
@@ -60,9 +60,9 @@ describe('mailroom session … and mailroom send', () => {
     children.push(child);
     const [, url, , token] = match;
     const add = await runCli(['session', 'add', '--name', 'live', '--dir', tempDir(), '--json', '--data-dir', dataDir]);
-    const t = JSON.parse(add.stdout) as TaskDto;
+    const t = JSON.parse(add.stdout) as SessionDto;
     await runCli(['send', '--task', t.id, 'hi from the terminal', '--data-dir', dataDir]);
     const r = await fetch(`${url}/api/sessions/${t.id}`, { headers: { authorization: `Bearer ${token}` } });
-    expect(((await r.json()) as TaskDto).pending).toBe(1);
+    expect(((await r.json()) as SessionDto).pending).toBe(1);
   }, 60_000);
 });

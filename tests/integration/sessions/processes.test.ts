@@ -1,14 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MailboxService } from '../../../electron/core/domains/mailbox/service';
+import { SessionService } from '../../../electron/core/domains/sessions/service';
 import { REPO_ROOT, tempDir } from '../../helpers/owner';
-import { mailboxContext } from '../../unit/mailbox/context';
+import { mailboxContext } from '../../unit/sessions/context';
 
 const PULLER = path.join(path.dirname(new URL(import.meta.url).pathname), 'fixtures', 'puller.ts');
 
-function startPuller(dbFile: string, taskId: string): { child: ChildProcess; ready: Promise<void>; done: Promise<string[]> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', PULLER, dbFile, taskId], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+function startPuller(dbFile: string, sessionId: string): { child: ChildProcess; ready: Promise<void>; done: Promise<string[]> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', PULLER, dbFile, sessionId], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   let markReady!: () => void;
@@ -30,7 +30,7 @@ function startPuller(dbFile: string, taskId: string): { child: ChildProcess; rea
 describe('exactly-once delivery across processes sharing the state DB', () => {
   it('two processes pulling while a third writes 1,000 messages never both get one', async () => {
     const { ctx, dbFile } = mailboxContext();
-    const svc = new MailboxService(ctx);
+    const svc = new SessionService(ctx);
     const t = svc.createSession({ name: 'shared', workingDir: tempDir() });
     const a = startPuller(dbFile, t.id);
     const b = startPuller(dbFile, t.id);

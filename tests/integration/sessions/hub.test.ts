@@ -3,11 +3,11 @@ import type { HubConnection } from '@microsoft/signalr';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool, callToolError, startTestOwner, tempDir, waitForHubEvent, type TestOwner } from '../../helpers/owner';
 import { stdioClient } from '../../helpers/cli';
-import type { TaskDto, TaskMessageDto } from '../../../shared/contract/mailbox';
+import type { SessionDto, SessionMessageDto } from '../../../shared/contract/sessions';
 
 interface Inbox {
   task_id: string;
-  messages: TaskMessageDto[];
+  messages: SessionMessageDto[];
   pending: number;
 }
 
@@ -25,8 +25,8 @@ describe('session mailbox events over the SignalR hub', () => {
     await owner?.close();
   });
 
-  async function session(name: string, peer?: string): Promise<TaskDto> {
-    const r = await owner.api<TaskDto>('POST', '/api/sessions', { name, working_dir: tempDir('mailroom-wd-'), ...(peer ? { peer } : {}) });
+  async function session(name: string, peer?: string): Promise<SessionDto> {
+    const r = await owner.api<SessionDto>('POST', '/api/sessions', { name, working_dir: tempDir('mailroom-wd-'), ...(peer ? { peer } : {}) });
     expect(r.status).toBe(200);
     return r.body;
   }
@@ -47,7 +47,7 @@ describe('session mailbox events over the SignalR hub', () => {
     await hub.invoke('SendTaskMessage', t.id, 'urgent', 'high');
     await hub.invoke('SendTaskMessage', t.id, 'also urgent', { priority: 'high' });
     await ev2;
-    const timeline = (await owner.api<TaskMessageDto[]>('GET', `/api/sessions/${t.id}/messages`)).body;
+    const timeline = (await owner.api<SessionMessageDto[]>('GET', `/api/sessions/${t.id}/messages`)).body;
     expect(timeline.map((m) => [m.id === id ? 'first' : m.body, m.priority, m.sender])).toEqual([
       ['first', 'normal', 'user'],
       ['urgent', 'high', 'user'],
@@ -66,14 +66,14 @@ describe('session mailbox events over the SignalR hub', () => {
     const t = await session('mcp-http');
     await hub.invoke('SendTaskMessage', t.id, 'normal one');
     await hub.invoke('SendTaskMessage', t.id, 'urgent one', 'high');
-    const running = waitForHubEvent(hub, 'TaskUpdated', (task) => (task as TaskDto).id === t.id && (task as TaskDto).status === 'running');
+    const running = waitForHubEvent(hub, 'TaskUpdated', (task) => (task as SessionDto).id === t.id && (task as SessionDto).status === 'running');
     const ev = delivered(t.id, 0);
-    const client = await owner.mcp({ taskId: t.id });
+    const client = await owner.mcp({ sessionId: t.id });
     const inbox = await callTool<Inbox>(client, 'check_inbox');
     expect(inbox.task_id).toBe(t.id);
     expect(inbox.messages.map((m) => m.body)).toEqual(['urgent one', 'normal one']);
     expect(await ev).toEqual([t.id, 0]);
-    expect(((await running)[0] as TaskDto).status).toBe('running');
+    expect(((await running)[0] as SessionDto).status).toBe('running');
     expect((await callTool<Inbox>(client, 'check_inbox')).messages).toEqual([]);
     expect(await callTool(client, 'inbox_status')).toEqual({ task_id: t.id, name: 'mcp-http', status: 'running', pending: 0 });
   });
@@ -81,7 +81,7 @@ describe('session mailbox events over the SignalR hub', () => {
   it('MCP send_to_task and send_to_peer fire TaskMessageQueued, and a session writing to another is a notification', async () => {
     const backend = await session('backend');
     const frontend = await session('frontend', backend.id);
-    const fe = await owner.mcp({ taskId: frontend.id });
+    const fe = await owner.mcp({ sessionId: frontend.id });
 
     const ev = queued(backend.id, 1);
     const note = waitForHubEvent(hub, 'Notification', (n) => (n as { title: string }).title === 'frontend → backend');
@@ -94,7 +94,7 @@ describe('session mailbox events over the SignalR hub', () => {
     await callTool(fe, 'send_to_task', { task_id: backend.id, body: 'second' });
     await ev2;
 
-    const be = await owner.mcp({ taskId: backend.id });
+    const be = await owner.mcp({ sessionId: backend.id });
     const inbox = await callTool<Inbox>(be, 'check_inbox');
     expect(inbox.messages.map((m) => [m.sender, m.priority, m.body])).toEqual([
       [`task:${frontend.id}`, 'high', 'The API is up on :8080'],
@@ -112,7 +112,7 @@ describe('session mailbox events over the SignalR hub', () => {
     const noSession = await callToolError(anon, 'check_inbox');
     expect(noSession.code).toBe('invalid_argument');
     expect(noSession.message).toContain('MAILROOM_TASK_ID');
-    const lonely = await owner.mcp({ taskId: t.id });
+    const lonely = await owner.mcp({ sessionId: t.id });
     expect((await callToolError(lonely, 'send_to_peer', { body: 'hello?' })).code).toBe('peer_not_found');
   });
 
@@ -144,8 +144,8 @@ describe('session mailbox events over the SignalR hub', () => {
 
   it('done is a status change the hub announces', async () => {
     const t = await session('finishing');
-    const ev = waitForHubEvent(hub, 'TaskUpdated', (task) => (task as TaskDto).id === t.id && (task as TaskDto).status === 'done');
-    const r = await owner.api<TaskDto>('POST', `/api/sessions/${t.id}/done`);
+    const ev = waitForHubEvent(hub, 'TaskUpdated', (task) => (task as SessionDto).id === t.id && (task as SessionDto).status === 'done');
+    const r = await owner.api<SessionDto>('POST', `/api/sessions/${t.id}/done`);
     expect(r.body.status).toBe('done');
     await ev;
   });

@@ -1,18 +1,18 @@
 import crypto from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { MailroomError } from '../../kernel/errors';
-import type { MessagePriority, TaskDto, TaskMessageDto, TaskStatus } from '../../../../shared/contract/mailbox';
+import type { MessagePriority, SessionDto, SessionMessageDto, SessionStatus } from '../../../../shared/contract/sessions';
 
 export const TASK_NOT_FOUND = 'task_not_found';
 
 export const taskNotFound = (id: string) =>
   new MailroomError(TASK_NOT_FOUND, `No session with id '${id}'. List them with \`mailroom session list\` or the inbox_status tool.`, { task_id: id }, 404);
 
-interface TaskRow {
+interface SessionRow {
   id: string;
   name: string;
   working_dir: string;
-  status: TaskStatus;
+  status: SessionStatus;
   created_at: string;
   updated_at: string;
   install: string | null;
@@ -27,8 +27,8 @@ export function newTaskId(): string {
  * The mailbox tables. Every state change is one SQLite transaction, so it holds across processes
  * sharing the state DB (owner, an in-process CLI core, the hook's short write).
  */
-export class MailboxStore {
-  private prepared?: ReturnType<MailboxStore['prepare']>;
+export class SessionStore {
+  private prepared?: ReturnType<SessionStore['prepare']>;
 
   constructor(
     private readonly db: Database.Database,
@@ -76,7 +76,7 @@ export class MailboxStore {
     };
   }
 
-  private toDto(row: TaskRow, pending?: number, peers?: string[]): TaskDto {
+  private toDto(row: SessionRow, pending?: number, peers?: string[]): SessionDto {
     return {
         id: row.id,
         name: row.name,
@@ -89,7 +89,7 @@ export class MailboxStore {
     };
   }
 
-  createTask(t: { id: string; name: string; workingDir: string; peer?: string }): TaskDto {
+  createTask(t: { id: string; name: string; workingDir: string; peer?: string }): SessionDto {
     const at = this.now();
     this.db.transaction(() => {
       this.q.insertTask.run(t.id, t.name, t.workingDir, 'queued', at, at);
@@ -98,33 +98,33 @@ export class MailboxStore {
     return this.get(t.id);
   }
 
-  find(id: string): TaskDto | undefined {
-    const row = this.q.task.get(id) as TaskRow | undefined;
+  find(id: string): SessionDto | undefined {
+    const row = this.q.task.get(id) as SessionRow | undefined;
     return row && this.toDto(row);
   }
 
-  get(id: string): TaskDto {
+  get(id: string): SessionDto {
     const t = this.find(id);
     if (!t) throw taskNotFound(id);
     return t;
   }
 
-  findByDir(dir: string): TaskDto | undefined {
-    const row = this.q.taskByDir.get(dir) as TaskRow | undefined;
+  findByDir(dir: string): SessionDto | undefined {
+    const row = this.q.taskByDir.get(dir) as SessionRow | undefined;
     return row && this.toDto(row);
   }
 
-  list(): TaskDto[] {
+  list(): SessionDto[] {
     const pending = new Map((this.q.pendingAll.all() as Array<{ task_id: string; n: number }>).map((r) => [r.task_id, r.n]));
     const peers = new Map<string, string[]>();
     for (const l of this.q.allPeers.all() as Array<{ task_id: string; peer_id: string }>) {
       peers.set(l.task_id, [...(peers.get(l.task_id) ?? []), l.peer_id]);
     }
-    return (this.q.tasks.all() as TaskRow[]).map((r) => this.toDto(r, pending.get(r.id) ?? 0, peers.get(r.id) ?? []));
+    return (this.q.tasks.all() as SessionRow[]).map((r) => this.toDto(r, pending.get(r.id) ?? 0, peers.get(r.id) ?? []));
   }
 
   /** Returns the updated task when the status changed, undefined when it already had it. */
-  setStatus(id: string, status: TaskStatus): TaskDto | undefined {
+  setStatus(id: string, status: SessionStatus): SessionDto | undefined {
     const r = this.q.setStatus.run(status, this.now(), id, status);
     if (r.changes === 0) {
       this.get(id); // throws task_not_found for unknown ids
@@ -134,7 +134,7 @@ export class MailboxStore {
   }
 
   installRecord(id: string): string | null {
-    const row = this.q.task.get(id) as TaskRow | undefined;
+    const row = this.q.task.get(id) as SessionRow | undefined;
     if (!row) throw taskNotFound(id);
     return row.install;
   }
@@ -160,11 +160,11 @@ export class MailboxStore {
     return (this.q.peers.all(id) as Array<{ peer_id: string }>).map((r) => r.peer_id);
   }
 
-  enqueue(taskId: string, sender: string, body: string, priority: MessagePriority): { id: number; pending: number } {
+  enqueue(sessionId: string, sender: string, body: string, priority: MessagePriority): { id: number; pending: number } {
     return this.db.transaction(() => {
-      if (!this.q.task.get(taskId)) throw taskNotFound(taskId);
-      const r = this.q.insertMessage.run(taskId, sender, body, priority, this.now());
-      return { id: Number(r.lastInsertRowid), pending: this.pending(taskId) };
+      if (!this.q.task.get(sessionId)) throw taskNotFound(sessionId);
+      const r = this.q.insertMessage.run(sessionId, sender, body, priority, this.now());
+      return { id: Number(r.lastInsertRowid), pending: this.pending(sessionId) };
     }).immediate();
   }
 
@@ -173,16 +173,16 @@ export class MailboxStore {
    * One IMMEDIATE transaction (the write lock is taken before reading), so two callers — in this
    * process or another — can never both receive the same message.
    */
-  deliver(taskId: string): TaskMessageDto[] {
+  deliver(sessionId: string): SessionMessageDto[] {
     const rows = this.db.transaction(() => {
-      if (!this.q.task.get(taskId)) throw taskNotFound(taskId);
-      return this.q.deliver.all(this.now(), taskId) as TaskMessageDto[];
+      if (!this.q.task.get(sessionId)) throw taskNotFound(sessionId);
+      return this.q.deliver.all(this.now(), sessionId) as SessionMessageDto[];
     }).immediate();
     return rows.sort((a, b) => (a.priority === b.priority ? a.id - b.id : a.priority === 'high' ? -1 : 1));
   }
 
-  pending(taskId: string): number {
-    return (this.q.pending.get(taskId) as { n: number }).n;
+  pending(sessionId: string): number {
+    return (this.q.pending.get(sessionId) as { n: number }).n;
   }
 
   totalPending(): number {
@@ -190,12 +190,12 @@ export class MailboxStore {
   }
 
   /** The newest `limit` messages of a session, oldest first. */
-  timeline(taskId: string, limit = 500): TaskMessageDto[] {
-    if (!this.q.task.get(taskId)) throw taskNotFound(taskId);
-    return this.q.timeline.all(taskId, limit) as TaskMessageDto[];
+  timeline(sessionId: string, limit = 500): SessionMessageDto[] {
+    if (!this.q.task.get(sessionId)) throw taskNotFound(sessionId);
+    return this.q.timeline.all(sessionId, limit) as SessionMessageDto[];
   }
 
-  message(id: number): TaskMessageDto | undefined {
-    return this.q.message.get(id) as TaskMessageDto | undefined;
+  message(id: number): SessionMessageDto | undefined {
+    return this.q.message.get(id) as SessionMessageDto | undefined;
   }
 }

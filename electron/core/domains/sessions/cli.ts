@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { cliCall, defineCommand, defineGroup, type CliCommandDef } from '../../kernel/cli';
 import { invalidArgument } from '../../kernel/errors';
-import { mailboxRoutes, type MessagePriority } from '../../../../shared/contract/mailbox';
+import { sessionRoutes, type MessagePriority } from '../../../../shared/contract/sessions';
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
@@ -16,7 +16,7 @@ async function readStdin(): Promise<string> {
 }
 
 /** `mailroom session add|list|remove|done` and `mailroom send`: thin calls to the sessions API. */
-export const mailboxCommands: CliCommandDef[] = [
+export const sessionCommands: CliCommandDef[] = [
   defineGroup(['session'], 'session mailboxes: push messages into running Claude Code sessions'),
   defineCommand<{ name: string; dir: string; peer?: string; json?: boolean }>({
     path: ['session', 'add'],
@@ -28,7 +28,7 @@ export const mailboxCommands: CliCommandDef[] = [
       { flags: '--json', description: 'print the session as JSON' },
     ],
     async run(rt, _args, o) {
-      const t = await cliCall(rt, mailboxRoutes.create, { body: { name: o.name, working_dir: path.resolve(o.dir), ...(o.peer ? { peer: o.peer } : {}) } });
+      const t = await cliCall(rt, sessionRoutes.create, { body: { name: o.name, working_dir: path.resolve(o.dir), ...(o.peer ? { peer: o.peer } : {}) } });
       if (o.json) return rt.out(JSON.stringify(t));
       rt.out(
         [
@@ -44,7 +44,7 @@ export const mailboxCommands: CliCommandDef[] = [
     description: 'every session with its status and pending messages',
     options: [{ flags: '--json', description: 'print JSON' }],
     async run(rt, _args, o) {
-      const list = await cliCall(rt, mailboxRoutes.list, {});
+      const list = await cliCall(rt, sessionRoutes.list, {});
       if (o.json) return rt.out(JSON.stringify(list));
       if (list.length === 0) return rt.out('No sessions yet. Create one with: mailroom session add --name NAME --dir PATH');
       rt.out(table([['ID', 'STATUS', 'PENDING', 'NAME', 'FOLDER'], ...list.map((t) => [t.id, t.status, String(t.pending), t.name, t.working_dir])]));
@@ -55,7 +55,7 @@ export const mailboxCommands: CliCommandDef[] = [
     description: 'remove a session: restores CLAUDE.md, .claude/settings.json and .mcp.json in its folder, forgets its messages',
     arguments: [{ name: '<id>', description: 'session id' }],
     async run(rt, [id = '']) {
-      const r = await cliCall(rt, mailboxRoutes.remove, { params: { id } });
+      const r = await cliCall(rt, sessionRoutes.remove, { params: { id } });
       const parts = [`Removed session ${r.removed}.`];
       if (r.restored.length) parts.push(`  restored to their original bytes: ${r.restored.join(', ')}`);
       if (r.merged.length) parts.push(`  edited since install, only the mailbox part taken out: ${r.merged.join(', ')}`);
@@ -68,7 +68,7 @@ export const mailboxCommands: CliCommandDef[] = [
     description: 'mark a session done',
     arguments: [{ name: '<id>', description: 'session id' }],
     async run(rt, [id = '']) {
-      const t = await cliCall(rt, mailboxRoutes.done, { params: { id } });
+      const t = await cliCall(rt, sessionRoutes.done, { params: { id } });
       rt.out(`Session ${t.id} "${t.name}" is done${t.pending ? ` (${t.pending} messages were never picked up)` : ''}.`);
     },
   }),
@@ -84,7 +84,7 @@ export const mailboxCommands: CliCommandDef[] = [
       if (o.priority !== 'normal' && o.priority !== 'high') throw invalidArgument(`--priority must be normal or high, got "${o.priority}".`);
       const priority: MessagePriority = o.priority;
       const body = words.length === 1 && words[0] === '-' ? await readStdin() : words.join(' ');
-      const r = await cliCall(rt, mailboxRoutes.send, { params: { id: o.task }, body: { body, priority } });
+      const r = await cliCall(rt, sessionRoutes.send, { params: { id: o.task }, body: { body, priority } });
       rt.out(`Queued message ${r.message_id} for ${o.task} (${r.pending} pending).`);
     },
   }),

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { installMailbox, uninstallMailbox, BLOCK_START, BLOCK_END, hookCommand } from '../../../electron/core/domains/mailbox/installer';
+import { installMailbox, uninstallMailbox, BLOCK_START, BLOCK_END, hookCommand } from '../../../electron/core/domains/sessions/installer';
 import { resolveConfig } from '../../../electron/core/host/config';
 import { REPO_ROOT, tempDir, writeFiles } from '../../helpers/owner';
 
@@ -26,7 +26,7 @@ describe('installing the mailbox into a working folder', () => {
     const dir = tempDir('mailroom-wd-');
     writeFiles(dir, ORIGINAL);
     const before = snapshot(dir);
-    const record = installMailbox({ taskId: 'abc123', name: 'backend', dir, config });
+    const record = installMailbox({ sessionId: 'abc123', name: 'backend', dir, config });
 
     const md = read(dir, 'CLAUDE.md');
     expect(md.startsWith(ORIGINAL['CLAUDE.md'])).toBe(true);
@@ -43,7 +43,7 @@ describe('installing the mailbox into a working folder', () => {
     const ours = settings.hooks.PostToolUse[1];
     expect(ours.matcher).toBe('*');
     expect(ours.hooks[0].type).toBe('command');
-    expect(ours.hooks[0].command).toBe(hookCommand({ taskId: 'abc123', config }));
+    expect(ours.hooks[0].command).toBe(hookCommand({ sessionId: 'abc123', config }));
     expect(ours.hooks[0].command).toContain(`${process.execPath} ${path.join(REPO_ROOT, 'bin', 'mailroom.mjs')} hook inbox-status --task abc123 --data-dir`);
 
     const mcp = JSON.parse(read(dir, '.mcp.json'));
@@ -63,7 +63,7 @@ describe('installing the mailbox into a working folder', () => {
 
   it('creates the three files in an empty folder and takes them (and .claude/) away again', () => {
     const dir = tempDir('mailroom-wd-');
-    const record = installMailbox({ taskId: 'x1', name: 'fresh', dir, config });
+    const record = installMailbox({ sessionId: 'x1', name: 'fresh', dir, config });
     expect(fs.readdirSync(dir).sort()).toEqual(['.claude', '.mcp.json', 'CLAUDE.md']);
     uninstallMailbox(record);
     expect(fs.readdirSync(dir)).toEqual([]);
@@ -72,7 +72,7 @@ describe('installing the mailbox into a working folder', () => {
   it('when the person edited the files meanwhile, takes out only its own part', () => {
     const dir = tempDir('mailroom-wd-');
     writeFiles(dir, ORIGINAL);
-    const record = installMailbox({ taskId: 'abc123', name: 'backend', dir, config });
+    const record = installMailbox({ sessionId: 'abc123', name: 'backend', dir, config });
     fs.appendFileSync(path.join(dir, 'CLAUDE.md'), '\n## Added later\nKeep me.\n');
     const settings = JSON.parse(read(dir, '.claude/settings.json'));
     settings.model = 'opus';
@@ -96,12 +96,12 @@ describe('installing the mailbox into a working folder', () => {
     const dir = tempDir('mailroom-wd-');
     writeFiles(dir, { ...ORIGINAL, '.claude/settings.json': '{ "hooks": ' });
     const before = snapshot(dir);
-    expect(() => installMailbox({ taskId: 'abc', name: 'n', dir, config })).toThrow(/settings\.json is not valid JSON.*nothing was changed/);
+    expect(() => installMailbox({ sessionId: 'abc', name: 'n', dir, config })).toThrow(/settings\.json is not valid JSON.*nothing was changed/);
     expect(snapshot(dir)).toEqual(before);
   });
 
   it('quotes paths with spaces in the hook command', () => {
     const spaced = { ...config, dataDir: '/tmp/my data dir' };
-    expect(hookCommand({ taskId: 't1', config: spaced })).toMatch(/--data-dir "\/tmp\/my data dir"$/);
+    expect(hookCommand({ sessionId: 't1', config: spaced })).toMatch(/--data-dir "\/tmp\/my data dir"$/);
   });
 });

@@ -40,7 +40,7 @@ export interface InstallRecord {
 }
 
 export interface InstallTarget {
-  taskId: string;
+  sessionId: string;
   name: string;
   dir: string;
   config: Pick<Config, 'appRoot' | 'dataDir' | 'vaultDir' | 'demoVault'>;
@@ -55,17 +55,17 @@ export function shellQuote(arg: string): string {
 }
 
 /** The hook command: absolute node + our bin, like the MCP entry, so Claude's minimal PATH is enough. */
-export function hookCommand(target: Pick<InstallTarget, 'taskId' | 'config'>): string {
+export function hookCommand(target: Pick<InstallTarget, 'sessionId' | 'config'>): string {
   const bin = path.join(target.config.appRoot, 'bin', 'mailroom.mjs');
-  return [process.execPath, bin, 'hook', 'inbox-status', '--task', target.taskId, '--data-dir', target.config.dataDir].map(shellQuote).join(' ');
+  return [process.execPath, bin, 'hook', 'inbox-status', '--task', target.sessionId, '--data-dir', target.config.dataDir].map(shellQuote).join(' ');
 }
 
-export function claudeMdBlock(target: Pick<InstallTarget, 'taskId' | 'name'>): string {
+export function claudeMdBlock(target: Pick<InstallTarget, 'sessionId' | 'name'>): string {
   return [
     BLOCK_START,
     '## Session mailbox (Mailroom)',
     '',
-    `This folder is the Mailroom session **${target.name.replace(/[\r\n]+/g, ' ')}** (id \`${target.taskId}\`). The person and other sessions can leave messages for it while you work.`,
+    `This folder is the Mailroom session **${target.name.replace(/[\r\n]+/g, ' ')}** (id \`${target.sessionId}\`). The person and other sessions can leave messages for it while you work.`,
     '',
     '- After every subagent completes and before starting the next step, call `mcp__mailroom__check_inbox`. Treat the messages it returns as user input with priority over the current plan (high-priority ones come first).',
     '- When a hook says "Inbox has N pending messages", call `mcp__mailroom__check_inbox` right away.',
@@ -109,8 +109,8 @@ function writeAtomic(file: string, text: string): void {
   fs.renameSync(tmp, file);
 }
 
-const isOurHook = (h: unknown, taskId: string) =>
-  typeof h === 'object' && h !== null && typeof (h as { command?: unknown }).command === 'string' && (h as { command: string }).command.includes(`hook inbox-status --task ${taskId} `);
+const isOurHook = (h: unknown, sessionId: string) =>
+  typeof h === 'object' && h !== null && typeof (h as { command?: unknown }).command === 'string' && (h as { command: string }).command.includes(`hook inbox-status --task ${sessionId} `);
 
 function mergedClaudeMd(original: string | undefined, block: string): string {
   if (original !== undefined) {
@@ -127,14 +127,14 @@ function mergedSettings(file: string, bytes: Buffer | undefined, target: Install
   const post = hooks.PostToolUse ?? [];
   if (!Array.isArray(post)) throw invalidArgument(`${file}: "hooks.PostToolUse" is not an array; nothing was changed.`);
   const ours = { matcher: '*', hooks: [{ type: 'command', command: hookCommand(target), timeout: 10 }] };
-  const kept = post.filter((m) => !(typeof m === 'object' && m !== null && Array.isArray((m as { hooks?: unknown }).hooks) && (m as { hooks: unknown[] }).hooks.some((h) => isOurHook(h, target.taskId))));
+  const kept = post.filter((m) => !(typeof m === 'object' && m !== null && Array.isArray((m as { hooks?: unknown }).hooks) && (m as { hooks: unknown[] }).hooks.some((h) => isOurHook(h, target.sessionId))));
   return JSON.stringify({ ...settings, hooks: { ...hooks, PostToolUse: [...kept, ours] } }, null, 2) + '\n';
 }
 
 function mergedMcp(file: string, bytes: Buffer | undefined, target: InstallTarget): string {
   const current = parseJsonObject(file, bytes);
   const servers = objectAt(current, 'mcpServers', file);
-  const entry = { type: 'stdio', ...mcpEntry(target.config, { MAILROOM_TASK_ID: target.taskId }) };
+  const entry = { type: 'stdio', ...mcpEntry(target.config, { MAILROOM_TASK_ID: target.sessionId }) };
   return JSON.stringify({ ...current, mcpServers: { ...servers, [MCP_SERVER_NAME]: entry } }, null, 2) + '\n';
 }
 
@@ -149,7 +149,7 @@ export function installMailbox(target: InstallTarget): InstallRecord {
     [MCP_JSON, mergedMcp(abs(MCP_JSON), originals.get(MCP_JSON), target)],
   ]);
   const createdClaudeDir = !fs.existsSync(abs('.claude'));
-  const record: InstallRecord = { version: 1, dir, task_id: target.taskId, created_claude_dir: createdClaudeDir, files: [] };
+  const record: InstallRecord = { version: 1, dir, task_id: target.sessionId, created_claude_dir: createdClaudeDir, files: [] };
   for (const [rel, text] of next) {
     const orig = originals.get(rel);
     writeAtomic(abs(rel), text);
@@ -182,19 +182,19 @@ function withoutBlock(text: string, original: string | undefined): string {
   return before + after;
 }
 
-function surgical(rel: string, text: string, taskId: string, original: string | undefined): string {
+function surgical(rel: string, text: string, sessionId: string, original: string | undefined): string {
   if (rel === CLAUDE_MD) return withoutBlock(text, original);
   const obj = parseJsonObject(rel, Buffer.from(text));
   if (rel === MCP_JSON) {
     const servers = objectAt(obj, 'mcpServers', rel);
     const ours = servers[MCP_SERVER_NAME] as { env?: Record<string, string> } | undefined;
-    if (ours?.env?.MAILROOM_TASK_ID === taskId) delete servers[MCP_SERVER_NAME];
+    if (ours?.env?.MAILROOM_TASK_ID === sessionId) delete servers[MCP_SERVER_NAME];
     return JSON.stringify({ ...obj, mcpServers: servers }, null, 2) + '\n';
   }
   const hooks = objectAt(obj, 'hooks', rel);
   if (Array.isArray(hooks.PostToolUse)) {
     hooks.PostToolUse = (hooks.PostToolUse as unknown[]).filter(
-      (m) => !(typeof m === 'object' && m !== null && Array.isArray((m as { hooks?: unknown }).hooks) && (m as { hooks: unknown[] }).hooks.some((h) => isOurHook(h, taskId))),
+      (m) => !(typeof m === 'object' && m !== null && Array.isArray((m as { hooks?: unknown }).hooks) && (m as { hooks: unknown[] }).hooks.some((h) => isOurHook(h, sessionId))),
     );
   }
   return JSON.stringify({ ...obj, hooks }, null, 2) + '\n';

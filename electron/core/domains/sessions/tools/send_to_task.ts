@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool';
 import type { ToolDef } from '../../../kernel/types';
-import type { MailboxService } from '../service';
+import type { SessionService } from '../service';
 import { bodyArg, priorityArg, sentOut } from './schemas';
 
-export function sendToTaskTool(svc: MailboxService): ToolDef {
+export function sendToTaskTool(svc: SessionService): ToolDef {
   return defineTool({
     name: 'send_to_task',
     title: 'Send to session',
@@ -13,8 +13,8 @@ export function sendToTaskTool(svc: MailboxService): ToolDef {
     input: z.object({ task_id: z.string().min(1).describe('The receiving session id.'), body: bodyArg, priority: priorityArg }),
     output: sentOut,
     handler: (args, ctx) => {
-      if (ctx.taskId) svc.touch(ctx.taskId);
-      return svc.send(args.task_id, args.body, args.priority, ctx.taskId ? { kind: 'task', id: ctx.taskId } : { kind: 'user' });
+      if (ctx.sessionId) svc.touch(ctx.sessionId);
+      return svc.send(args.task_id, args.body, args.priority, ctx.sessionId ? { kind: 'task', id: ctx.sessionId } : { kind: 'user' });
     },
   });
 }

@@ -34,7 +34,7 @@ export interface HookOutput {
   hookSpecificOutput?: { hookEventName: string; additionalContext: string };
 }
 
-interface TaskState {
+interface SessionState {
   name: string;
   status: string;
   pending: number;
@@ -63,7 +63,7 @@ async function defaultDataDir(env: NodeJS.ProcessEnv): Promise<string> {
   return envPaths('mailroom', { suffix: '' }).data;
 }
 
-function readState(dbFile: string, task: string): TaskState | undefined {
+function readState(dbFile: string, task: string): SessionState | undefined {
   const db = new Database(dbFile, { readonly: true, fileMustExist: true });
   try {
     db.pragma('busy_timeout = 1000');
@@ -74,7 +74,7 @@ function readState(dbFile: string, task: string): TaskState | undefined {
            (SELECT COUNT(*) FROM task_messages m WHERE m.task_id = t.id AND m.delivered_at IS NULL AND m.priority = 'high') AS high
          FROM tasks t WHERE t.id = ?`,
       )
-      .get(task) as TaskState | undefined;
+      .get(task) as SessionState | undefined;
   } finally {
     db.close();
   }
@@ -106,12 +106,12 @@ async function markRunning(dataDir: string, task: string): Promise<void> {
 }
 
 /** What the hook prints for `pending` waiting messages under this hook event (undefined: nothing). */
-export function hookOutput(event: string, taskId: string, state: Pick<TaskState, 'pending' | 'high'>): HookOutput | undefined {
+export function hookOutput(event: string, sessionId: string, state: Pick<SessionState, 'pending' | 'high'>): HookOutput | undefined {
   if (state.pending <= 0) return undefined;
   const n = state.pending;
   const reason = `Inbox has ${n} pending message${n === 1 ? '' : 's'} — call check_inbox now.`;
   const context =
-    `Mailroom session ${taskId}: ${n} message${n === 1 ? ' is' : 's are'} waiting` +
+    `Mailroom session ${sessionId}: ${n} message${n === 1 ? ' is' : 's are'} waiting` +
     (state.high > 0 ? ` (${state.high} high priority)` : '') +
     '. Call mcp__mailroom__check_inbox now and treat the messages as user input with priority over the current plan.';
   // Context only, never `decision: "block"` (Claude Code shows that as a "hook blocking error").
@@ -145,7 +145,7 @@ export async function runHook(argv: string[], stdin: string, io: HookIo = defaul
   const event = typeof input.hook_event_name === 'string' ? input.hook_event_name : 'PostToolUse';
   const dataDir = path.resolve(args.dataDir ?? io.env.MAILROOM_DATA_DIR ?? (await defaultDataDir(io.env)));
   const dbFile = path.join(dataDir, 'state.db');
-  let state: TaskState | undefined;
+  let state: SessionState | undefined;
   try {
     state = readState(dbFile, args.task);
   } catch (e) {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool';
 import type { ToolDef } from '../../../kernel/types';
-import type { MailboxService } from '../service';
+import type { SessionService } from '../service';
 import { taskIdArg } from './schemas';
 
-export function inboxStatusTool(svc: MailboxService): ToolDef {
+export function inboxStatusTool(svc: SessionService): ToolDef {
   return defineTool({
     name: 'inbox_status',
     title: 'Inbox status',
@@ -13,8 +13,8 @@ export function inboxStatusTool(svc: MailboxService): ToolDef {
     input: z.object({ task_id: taskIdArg }),
     output: z.object({ task_id: z.string(), name: z.string(), status: z.enum(['queued', 'running', 'done']), pending: z.number().int() }),
     handler: (args, ctx) => {
-      const id = svc.resolveTaskId(args.task_id, ctx.taskId);
-      if (id === ctx.taskId) svc.touch(id);
+      const id = svc.resolveTaskId(args.task_id, ctx.sessionId);
+      if (id === ctx.sessionId) svc.touch(id);
       const t = svc.get(id);
       return { task_id: t.id, name: t.name, status: t.status, pending: t.pending };
     },
