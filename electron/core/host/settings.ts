@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseWith } from '../kernel/tool';
 import { MailroomError, invalidArgument } from '../kernel/errors';
 import type { CoreContext, RouteDef } from '../kernel/types';
+import { countNotes } from '../domains/vault';
 import {
   GitRemoteBodySchema,
   LlmSettingBodySchema,
@@ -70,25 +71,6 @@ export function validateVaultFolder(input: string, dataDir: string): string {
   return real;
 }
 
-/** Markdown notes under a folder (hidden folders skipped), counted up to `limit`. */
-function countNotes(dir: string, limit = 200_000): number {
-  let n = 0;
-  const walk = (d: string, depth: number) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(d, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      if (n >= limit || e.name.startsWith('.')) continue;
-      if (e.isDirectory() && depth < 32) walk(path.join(d, e.name), depth + 1);
-      else if (e.isFile() && /\.md$/i.test(e.name)) n++;
-    }
-  };
-  walk(dir, 0);
-  return n;
-}
 
 function checkRemote(url: string): void {
   let u: URL;

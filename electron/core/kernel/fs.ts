@@ -75,33 +75,50 @@ export function ensurePrivateFile(file: string, siblings: string[] = []): void {
 }
 
 /**
- * Drops group/other permission bits from everything under `dir` (data dirs made by older
- * versions under a 022 umask). Symlinks are neither followed nor changed.
+ * Walks a folder tree depth first: `visit` is called for every entry (never for the root) with
+ * its absolute path, its path relative to the root (posix) and its depth (0 for the root's own
+ * entries). A directory is entered when `visit` returns true and the depth allows; symlinked
+ * folders are never entered (`Dirent.isDirectory()` is false for them) and unreadable folders are
+ * skipped. The one walker every tree scan in Mailroom uses.
  */
-export function tightenTree(dir: string, maxDepth = 8): void {
-  const walk = (d: string, depth: number) => {
+export function walkTree(root: string, visit: (e: fs.Dirent, abs: string, rel: string, depth: number) => boolean | void, maxDepth = 32): void {
+  const walk = (dir: string, rel: string, depth: number) => {
     let entries: fs.Dirent[];
     try {
-      entries = fs.readdirSync(d, { withFileTypes: true });
+      entries = fs.readdirSync(dir, { withFileTypes: true });
     } catch {
       return;
     }
     for (const e of entries) {
-      const p = path.join(d, e.name);
-      if (e.isSymbolicLink()) continue;
-      if (e.isDirectory()) {
-        chmodQuiet(p, PRIVATE_DIR_MODE);
-        if (depth < maxDepth) walk(p, depth + 1);
-      } else if (e.isFile()) {
-        try {
-          const m = fs.lstatSync(p).mode & 0o777;
-          if (m & 0o077) chmodQuiet(p, m & 0o700);
-        } catch {
-          /* gone meanwhile */
-        }
-      }
+      const abs = path.join(dir, e.name);
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (visit(e, abs, r, depth) === true && e.isDirectory() && depth < maxDepth) walk(abs, r, depth + 1);
     }
   };
+  walk(root, '', 0);
+}
+
+/**
+ * Drops group/other permission bits from everything under `dir` (data dirs made by older
+ * versions under a 022 umask). Symlinks are neither followed nor changed.
+ */
+export function tightenTree(dir: string, maxDepth = 8): void {
+  const visit = (e: fs.Dirent, p: string): boolean => {
+    if (e.isSymbolicLink()) return false;
+    if (e.isDirectory()) {
+      chmodQuiet(p, PRIVATE_DIR_MODE);
+      return true;
+    }
+    if (e.isFile()) {
+      try {
+        const m = fs.lstatSync(p).mode & 0o777;
+        if (m & 0o077) chmodQuiet(p, m & 0o700);
+      } catch {
+        /* gone meanwhile */
+      }
+    }
+    return false;
+  };
   chmodQuiet(dir, PRIVATE_DIR_MODE);
-  walk(dir, 0);
+  walkTree(dir, visit, maxDepth);
 }

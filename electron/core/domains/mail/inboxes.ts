@@ -8,6 +8,15 @@ import type { MailPart } from './part';
 import type { ImapSettings, InboxRow, MailStore, SmtpSettings } from './store';
 import type { MailViews } from './views';
 
+/** A change to an inbox's settings; passwords arrive in clear and are sealed before they are stored. */
+export interface InboxSettingsPatch {
+  name?: string | null;
+  labels?: string[];
+  status?: 'active' | 'paused';
+  imap?: (Omit<ImapSettings, 'password_sealed'> & { password?: string }) | null;
+  smtp?: (Omit<SmtpSettings, 'password_sealed'> & { password?: string }) | null;
+}
+
 /** Inboxes and their accounts: create, change, delete, test a login, and the IMAP sync of each. */
 export class MailInboxes {
   private readonly syncs = new Map<string, ImapSync>();
@@ -26,16 +35,7 @@ export class MailInboxes {
     return ib;
   }
 
-  updateInbox(
-    id: string,
-    patch: {
-      name?: string | null;
-      labels?: string[];
-      status?: 'active' | 'paused';
-      imap?: (Omit<ImapSettings, 'password_sealed'> & { password?: string }) | null;
-      smtp?: (Omit<SmtpSettings, 'password_sealed'> & { password?: string }) | null;
-    },
-  ): InboxRow {
+  updateInbox(id: string, patch: InboxSettingsPatch): InboxRow {
     const cur = this.p.store.inbox(id);
     const seal = (p: string) => this.p.core.platform.secrets.encrypt(p);
     const next: Parameters<MailStore['updateInbox']>[1] = { name: patch.name, labels: patch.labels, status: patch.status };

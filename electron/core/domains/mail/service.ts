@@ -7,13 +7,13 @@ import type { ExtractResult } from './extract';
 import type { ImapState } from './imap';
 import type { RawItem } from './importers';
 import { MailImport } from './importing';
-import { MailInboxes } from './inboxes';
+import { MailInboxes, type InboxSettingsPatch } from './inboxes';
 import type { ImportReport } from './ingest';
 import { Outbox } from './outbox';
 import type { MailDeps, MailPart } from './part';
 import { ContractValidator } from './schemas';
 import { MailSending } from './sending';
-import { MailStore, type ImapSettings, type InboxRow, type MessageRow, type SmtpSettings, type ThreadRow, type ThreadStatus } from './store';
+import { MailStore, type InboxRow, type MessageRow, type ThreadRow, type ThreadStatus } from './store';
 import type { TriageResult, Urgency } from './triage';
 import { MailUnderstanding } from './understanding';
 import { MailViews } from './views';
@@ -90,16 +90,7 @@ export class MailService {
 
   // ---------- inboxes ----------
   createInbox = (input: { address: string; id?: string; name?: string; labels?: string[] }): InboxRow => this.inboxes.createInbox(input);
-  updateInbox = (
-    id: string,
-    patch: {
-      name?: string | null;
-      labels?: string[];
-      status?: 'active' | 'paused';
-      imap?: (Omit<ImapSettings, 'password_sealed'> & { password?: string }) | null;
-      smtp?: (Omit<SmtpSettings, 'password_sealed'> & { password?: string }) | null;
-    },
-  ): InboxRow => this.inboxes.updateInbox(id, patch);
+  updateInbox = (id: string, patch: InboxSettingsPatch): InboxRow => this.inboxes.updateInbox(id, patch);
   deleteInbox = (id: string): void => this.inboxes.deleteInbox(id);
   testAccount = (body: MailTestBody & { settings: { password?: string } }): Promise<MailTestResult> => this.inboxes.testAccount(body);
   inboxView = (ib: InboxRow): Record<string, unknown> => this.inboxes.inboxView(ib);

@@ -89,22 +89,8 @@ interface DistRow {
   created_at: string;
 }
 
-export interface AdapterFields {
-  name: string;
-  transport: Transport;
-  command: string | null;
-  args: string[];
-  /** Per argument: sealed at rest, masked on the wire and in logs. A masked value means "unchanged". */
-  arg_secrets: boolean[];
-  env: KeyValue[];
-  url: string | null;
-  /** Names of URL query parameters whose values are secret. A masked value means "unchanged". */
-  url_secrets: string[];
-  headers: KeyValue[];
-  idle_timeout_s: number;
-  max_retries: number;
-  call_timeout_s: number;
-}
+/** What a person sets on an adapter: everything but its id and timestamps. */
+export type AdapterFields = Omit<Adapter, 'id' | 'created_at' | 'updated_at'>;
 
 export interface RouteFields {
   name: string;

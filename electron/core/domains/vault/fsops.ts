@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fsyncDir, TEMP_PREFIX, writeFileAtomic } from '../../kernel/fs';
+import { fsyncDir, TEMP_PREFIX, walkTree, writeFileAtomic } from '../../kernel/fs';
 
 export { TEMP_PREFIX } from '../../kernel/fs';
 
@@ -54,20 +54,17 @@ export function freePath(abs: string, taken: (p: string) => boolean = (p) => fs.
 /** Removes temp files a crash left behind (only ours, by prefix). */
 export function sweepTempFiles(dir: string, maxDepth = 6): number {
   let n = 0;
-  const walk = (d: string, depth: number) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(d, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
+  walkTree(
+    dir,
+    (e, abs) => {
       if (e.name.startsWith(TEMP_PREFIX)) {
-        fs.rmSync(path.join(d, e.name), { force: true });
+        fs.rmSync(abs, { force: true });
         n++;
-      } else if (e.isDirectory() && !e.name.startsWith('.') && depth < maxDepth) walk(path.join(d, e.name), depth + 1);
-    }
-  };
-  walk(dir, 0);
+        return false;
+      }
+      return !e.name.startsWith('.');
+    },
+    maxDepth,
+  );
   return n;
 }

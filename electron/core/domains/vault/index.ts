@@ -5,11 +5,11 @@
 export { vaultCommands } from './cli';
 import fs from 'node:fs';
 import { completeFrom } from '../../kernel/complete';
-import path from 'node:path';
 import { parseWith } from '../../kernel/tool';
 import { MailroomError, notFound } from '../../kernel/errors';
 import type { CoreContext } from '../../kernel/types';
 import { indexDbPath } from '../../kernel/db';
+import { walkTree } from '../../kernel/fs';
 import { RevealBody } from '../../../../shared/vault';
 import { folderTree, listNotes, noteView, reveal, searchPage } from './view';
 import { vaultResources } from './resources';
@@ -33,6 +33,7 @@ export {
   tryReadVaultFile,
   vaultFileStat,
   listVaultFiles,
+  countNotes,
   PATH_HIDDEN,
   folderOf,
   isNotePath,
@@ -219,21 +220,15 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
     },
     listFolders() {
       const out = new Set<string>();
-      const walk = (dir: string, rel: string, depth: number) => {
-        let entries: fs.Dirent[];
-        try {
-          entries = fs.readdirSync(dir, { withFileTypes: true });
-        } catch {
-          return;
-        }
-        for (const e of entries) {
-          if (!e.isDirectory() || e.name.startsWith('.')) continue;
-          const r = rel ? `${rel}/${e.name}` : e.name;
-          out.add(r);
-          if (depth < 8) walk(path.join(dir, e.name), r, depth + 1);
-        }
-      };
-      walk(root, '', 0);
+      walkTree(
+        root,
+        (e, _abs, rel) => {
+          if (!e.isDirectory() || e.name.startsWith('.')) return false;
+          out.add(rel);
+          return true;
+        },
+        8,
+      );
       for (const f of index.folders()) if (f.folder) out.add(f.folder);
       return [...out].sort();
     },

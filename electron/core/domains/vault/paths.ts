@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MailroomError, notFound } from '../../kernel/errors';
 import { ErrorCode } from '../../../../shared/errors';
+import { walkTree } from '../../kernel/fs';
 
 const outside = (rel: string, why: string) =>
   new MailroomError(
@@ -165,27 +166,29 @@ export function listVaultFiles(root: string, folder = '', accept: (rel: string) 
     return out;
   }
   const base = folder ? normalizeRel(folder) : '';
-  const walk = (dir: string, rel: string, depth: number) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      if (e.name.startsWith('.')) continue;
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) {
-        if (depth < maxDepth) walk(path.join(dir, e.name), r, depth + 1);
-      } else if (e.isFile()) {
-        if (accept(r)) out.push(r);
-      } else if (e.isSymbolicLink()) {
-        if (accept(r) && vaultFileStat(root, r)) out.push(r);
-      }
-    }
-  };
-  walk(start, base, 0);
+  walkTree(
+    start,
+    (e, _abs, rel) => {
+      if (e.name.startsWith('.')) return false;
+      const r = base ? `${base}/${rel}` : rel;
+      if (e.isDirectory()) return true;
+      if (e.isFile() ? accept(r) : e.isSymbolicLink() && accept(r) && vaultFileStat(root, r)) out.push(r);
+      return false;
+    },
+    maxDepth,
+  );
   return out.sort();
+}
+
+/** Markdown notes under a folder that may not be the vault yet (hidden folders skipped), counted up to `limit`. */
+export function countNotes(dir: string, limit = 200_000): number {
+  let n = 0;
+  walkTree(dir, (e) => {
+    if (n >= limit || e.name.startsWith('.')) return false;
+    if (e.isFile() && /\.md$/i.test(e.name)) n++;
+    return e.isDirectory();
+  });
+  return n;
 }
 
 /** Folder part of a vault-relative path ('' for the root). */
