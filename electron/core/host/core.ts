@@ -86,8 +86,8 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
   add(await own('memory', (c) => createMemory(c, { nlp, vault }))); // [memory] analyze_message, save_memory, search_memory (seed 004)
   add(await own('sessions', (c) => createSessions(c))); // [sessions] sessions and their mailboxes (seed 003)
   const router = add(await own('router', (c) => createRouter(c, { vault, inbox }))); // [router] MCP router (seed 001)
-  add(await own('mail', (c) => createMail(c, { nlp, inbox, router }))); // [mail] NeuralMail (seed 002)
-  add(await own('history', (c) => createHistory(c, { vault, inbox }))); // [history] what Mailroom did: git log + journals, diffs, undo
+  const mail = add(await own('mail', (c) => createMail(c, { nlp, inbox, router }))); // [mail] NeuralMail (seed 002)
+  add(await own('history', (c) => createHistory(c, { vault, inbox, router, mail }))); // [history] what Mailroom did: git log + journals (through each domain's port), diffs, undo
 
   const startedAt = Date.now();
   const counts = () => Object.assign({}, ...domains.map((d) => d.counts?.() ?? {})) as Record<string, number>;

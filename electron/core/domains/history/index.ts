@@ -23,9 +23,10 @@ import {
   type HistoryUndoReply,
 } from '../../../../shared/history';
 import { isBinary, unifiedDiff } from './diff';
-import { Journals, type BatchRow } from './journals';
+import type { BatchRow, InboxJournal, MailJournal, RouterJournal } from './ports';
 
 export { unifiedDiff, isBinary } from './diff';
+export type { BatchRow, StepRow, RunRow, SentRow, InboxJournal, RouterJournal, MailJournal } from './ports';
 
 /** The author of every commit Mailroom makes (electron/core/vault/git.ts). */
 const MAILROOM_AUTHOR = 'Mailroom';
@@ -33,7 +34,11 @@ const GIT_DEPTH = 1000;
 
 export interface HistoryDeps {
   vault: Pick<VaultApi, 'root' | 'git'>;
-  inbox: Pick<InboxApi, 'undo'>;
+  inbox: Pick<InboxApi, 'undo'> & { journal: InboxJournal };
+  /** The router's distribution runs (absent: no routed entries). */
+  router?: { journal: RouterJournal };
+  /** The mail outbox's sent messages (absent: no sent entries). */
+  mail?: { journal: MailJournal };
 }
 
 export interface HistoryApi {
@@ -86,7 +91,12 @@ function decodeCursor(c: string | undefined): number {
 }
 
 export function createHistory(ctx: CoreContext, deps: HistoryDeps): HistoryDomain {
-  const journals = new Journals(ctx.stateDb);
+  const journals = {
+    batches: (limit = 500) => deps.inbox.journal.batches(limit),
+    steps: (batchId: string) => deps.inbox.journal.steps(batchId),
+    runs: (limit = 500) => deps.router?.journal.runs(limit) ?? [],
+    sent: (limit = 500) => deps.mail?.journal.sent(limit) ?? [],
+  };
   const { vault } = deps;
   const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -26,6 +26,7 @@ import { inboxAnalyzeTool } from './tools/inbox_analyze';
 import { inboxExecuteTool } from './tools/inbox_execute';
 import { inboxUndoTool } from './tools/inbox_undo';
 import { clip } from './text';
+import { journalBatches, journalSteps, type JournalBatch, type JournalStep } from './journal';
 
 export { analyzeOne, confidenceOf, renderDestination, isDestination, INBOX_FOLDER, RELIABILITY, type AnalysisDetail, type Evidence, type EvidenceKind } from './analyze';
 export { ExampleStore, type Example, type RuleSuggestion } from './learn';
@@ -65,6 +66,8 @@ export interface InboxApi {
   dismissRule(id: number): RuleSuggestion;
   /** Resolves when pending automatic analysis has run (tests). */
   idle(): Promise<void>;
+  /** The journal of filing batches, read back (History). */
+  journal: { batches(limit: number): JournalBatch[]; steps(batchId: string): JournalStep[] };
 }
 
 export type InboxDomain = Domain & InboxApi;
@@ -390,6 +393,7 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
     ruleSuggestions: () => examples.suggestions('open'),
     acceptRule,
     dismissRule,
+    journal: { batches: (limit) => journalBatches(db, limit), steps: (batchId) => journalSteps(db, batchId) },
     async idle() {
       while (timer) await new Promise((r) => setTimeout(r, 20));
       await auto;

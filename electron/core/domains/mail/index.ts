@@ -7,6 +7,7 @@ import { mailResources } from './resources';
 import { mailRoutes } from './routes';
 import { MailService } from './service';
 import { mailTools } from './tools/index';
+import type { SentEntry } from './outbox';
 
 export type { InboxSaveDep, RouterDep, MailRouteItem } from './deps';
 export { MailService } from './service';
@@ -14,6 +15,8 @@ export { ContractValidator } from './schemas';
 
 export interface MailDomain extends Domain {
   mail: MailService;
+  /** The outbox's sent messages, read back (History). */
+  journal: { sent(limit: number): SentEntry[] };
 }
 
 /**
@@ -25,6 +28,7 @@ export function createMail(ctx: CoreContext, deps: { nlp?: Nlp; inbox?: InboxSav
   return {
     name: 'mail',
     mail,
+    journal: { sent: (limit) => (mail.ready() ? mail.outbox.sentLog(limit) : []) },
     tools: mailTools(mail),
     resourceTemplates: mailResources(mail),
     completions: {

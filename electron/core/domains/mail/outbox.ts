@@ -53,6 +53,17 @@ export const NEW_THREAD = '';
 const MAX_ATTEMPTS = 6;
 const bodySha = (body: string) => crypto.createHash('sha256').update(body.trim()).digest('hex');
 
+/** One sent message, as History shows it. */
+export interface SentEntry {
+  key: string;
+  at: string;
+  to: string[];
+  from: string;
+  subject: string;
+  thread_id: string;
+  message_id: string;
+}
+
 /**
  * The idempotent outbox. A row per idempotency key is committed before any SMTP traffic, so a
  * retry or a restart finds it; 'sending' is written right before the SMTP transaction and a row
@@ -83,6 +94,26 @@ export class Outbox {
 
   get(key: string): OutboxRow | undefined {
     return this.rowFrom(this.db.prepare('SELECT * FROM mail_outbox WHERE idempotency_key = ?').get(key) as Record<string, unknown> | undefined);
+  }
+
+  /** Sent messages, newest first, with their envelope and thread subject (what History lists). */
+  sentLog(limit: number): SentEntry[] {
+    const rows = this.db
+      .prepare<[number], { key: string; at: string; envelope: string; subject: string; thread_id: string; message_id: string }>(
+        `SELECT o.idempotency_key AS key, coalesce(o.sent_at, o.created_at) AS at, o.envelope,
+                coalesce((SELECT subject FROM mail_threads t WHERE t.id = o.thread_id), '') AS subject, o.thread_id, o.message_id
+         FROM mail_outbox o WHERE o.status = 'sent' ORDER BY at DESC LIMIT ?`,
+      )
+      .all(limit);
+    return rows.map(({ envelope, ...r }) => {
+      let e: { from?: string; to?: string[] } = {};
+      try {
+        e = JSON.parse(envelope) as typeof e;
+      } catch {
+        e = {};
+      }
+      return { ...r, from: e.from ?? '', to: e.to ?? [] };
+    });
   }
 
   list(inboxId?: string): OutboxRow[] {

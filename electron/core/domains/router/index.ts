@@ -1,6 +1,7 @@
 import type { CoreContext, Domain, ToolContext } from '../../kernel/types';
 import { routerRoutes } from './routes';
 import { RouterService, type RouteItemResult, type RouterDeps } from './service';
+import type { DistributionRun } from './store';
 import { listRoutesTool } from './tools/list_routes';
 import { routeItemTool } from './tools/route_item';
 import type { RoutableItem } from './types';
@@ -22,6 +23,8 @@ export interface RouterApi {
   service: RouterService;
   /** Routes an item (or a vault note by path) — the mail domain and the inbox call this. */
   routeItem(item: RouteItemInput, opts?: { dryRun?: boolean; toolContext?: ToolContext }): Promise<RouteItemResult>;
+  /** The distribution log, read back (History). */
+  journal: { runs(limit: number): DistributionRun[] };
 }
 
 export type Router = Domain & RouterApi;
@@ -33,6 +36,7 @@ export function createRouter(ctx: CoreContext, deps: RouterDeps = {}): Router {
   return {
     name: 'router',
     service,
+    journal: { runs: (limit) => (ready() ? service.store.distributionRuns(limit) : []) },
     tools: [routeItemTool(service), listRoutesTool(service)],
     routes: routerRoutes(service),
     counts: (): Record<string, number> =>

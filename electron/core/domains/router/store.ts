@@ -537,5 +537,29 @@ export class RouterStore {
   countDistributions(): number {
     return (this.db.prepare('SELECT COUNT(*) AS n FROM distributions').get() as { n: number }).n;
   }
+
+  /** Distribution runs (one per routing of a set of items), newest first: what History lists. */
+  distributionRuns(limit: number): DistributionRun[] {
+    return this.db
+      .prepare<[number], DistributionRun>(
+        `SELECT run_id, max(created_at) AS at, count(DISTINCT item_key) AS items, group_concat(DISTINCT item_title) AS titles,
+                coalesce(group_concat(DISTINCT route_name), '') AS routes, coalesce(group_concat(DISTINCT tool), '') AS tools,
+                sum(status = 'ok') AS ok, sum(status = 'error') AS failed
+         FROM distributions GROUP BY run_id ORDER BY at DESC LIMIT ?`,
+      )
+      .all(limit);
+  }
+}
+
+export interface DistributionRun {
+  run_id: string;
+  at: string;
+  items: number;
+  /** Item titles, comma-joined. */
+  titles: string;
+  routes: string;
+  tools: string;
+  ok: number;
+  failed: number;
 }
 
