@@ -23,10 +23,10 @@ import {
   type HistoryUndoReply,
 } from '../../../../shared/history';
 import { isBinary, unifiedDiff } from './diff';
-import type { BatchRow, InboxJournal, MailJournal, RouterJournal } from './ports';
+import type { BatchRow, InboxBatchLog, MailSentLog, RouterRunLog } from './ports';
 
 export { unifiedDiff, isBinary } from './diff';
-export type { BatchRow, StepRow, RunRow, SentRow, InboxJournal, RouterJournal, MailJournal } from './ports';
+export type { BatchRow, StepRow, RunRow, SentRow, InboxBatchLog, RouterRunLog, MailSentLog } from './ports';
 
 /** The author of every commit Mailroom makes (electron/core/vault/git.ts). */
 const MAILROOM_AUTHOR = 'Mailroom';
@@ -34,11 +34,11 @@ const GIT_DEPTH = 1000;
 
 export interface HistoryDeps {
   vault: Pick<VaultApi, 'root' | 'git'>;
-  inbox: Pick<InboxApi, 'undo'> & { journal: InboxJournal };
+  inbox: Pick<InboxApi, 'undo'> & { journal: InboxBatchLog };
   /** The router's distribution runs (absent: no routed entries). */
-  router?: { journal: RouterJournal };
+  router?: { journal: RouterRunLog };
   /** The mail outbox's sent messages (absent: no sent entries). */
-  mail?: { journal: MailJournal };
+  mail?: { journal: MailSentLog };
 }
 
 export interface HistoryApi {

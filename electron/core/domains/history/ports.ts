@@ -48,17 +48,17 @@ export interface SentRow {
 }
 
 /** The inbox's journal of filing batches (execute and undo), newest first. */
-export interface InboxJournal {
+export interface InboxBatchLog {
   batches(limit: number): BatchRow[];
   steps(batchId: string): StepRow[];
 }
 
 /** The router's distribution runs (one per routing of a set of items), newest first. */
-export interface RouterJournal {
+export interface RouterRunLog {
   runs(limit: number): RunRow[];
 }
 
 /** The mail outbox's sent messages, newest first. */
-export interface MailJournal {
+export interface MailSentLog {
   sent(limit: number): SentRow[];
 }
