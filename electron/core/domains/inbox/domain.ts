@@ -1,0 +1,456 @@
+/** Builds the inbox domain (its public face is ./index.ts). */
+import path from 'node:path';
+import { invokeTool } from '../../kernel/tool';
+import { MailroomError, notFound } from '../../kernel/errors';
+import { RawResponse, type CoreContext, type Domain } from '../../kernel/types';
+import type { Nlp } from '../nlp';
+import { inboxSchema } from '../../kernel/db/migrations/002_inbox';
+import { atomicWrite, freePath, listVaultFiles, normalizeRel, parseNote, readVaultFile, sha256, tryReadVaultFile, vaultFileStat, type VaultApi } from '../vault';
+import { HubEvent } from '../../../../shared/contract';
+import { analyzeOne, INBOX_FOLDER, type AnalysisDetail } from './analyze';
+import { saveItem, type SaveInput, type SaveResult } from './capture';
+import type { ActionInput, AnalysisItem, AnalyzeResult, ExecuteResult, UndoResult } from './contract';
+import { InboxJournal } from './execute';
+import { ExampleStore, type NewExample, type RuleSuggestion } from './learn';
+import { folderProfiles } from './profiles';
+import { isDestination } from './analyze';
+import { appendLooseRule } from './rules';
+import { defaultRules, parseRules, RULES_PATH, type Rules } from './rules';
+import type { InboxAction } from './contract';
+import { brainInboxSaveTool } from './tools/brain_inbox_save';
+import { inboxAnalyzeTool } from './tools/inbox_analyze';
+import { inboxExecuteTool } from './tools/inbox_execute';
+import { inboxUndoTool } from './tools/inbox_undo';
+import { clip } from './text';
+import { journalBatches, journalSteps, type JournalBatch, type JournalStep } from './journal';
+
+
+export interface InboxDeps {
+  vault: VaultApi;
+  nlp?: Nlp;
+}
+
+export interface CaptureFile {
+  name: string;
+  content: string;
+  encoding?: 'utf8' | 'base64';
+}
+
+export interface InboxApi {
+  save(input: SaveInput): Promise<SaveResult>;
+  analyze(args?: { paths?: string[]; limit?: number }): Promise<AnalyzeResult>;
+  /** `origin` labels the examples the decisions become ('review' from the Inbox page and REST, 'mcp' from inbox_execute). */
+  execute(args: { actions: ActionInput[]; dry_run?: boolean }, origin?: string): Promise<ExecuteResult>;
+  undo(undoId: string): Promise<UndoResult>;
+  /** Current inbox items with their (cached) analyses, for the review page. */
+  list(): Promise<AnalyzeResult & { count: number; threshold: number; rule_suggestions: RuleSuggestion[] }>;
+  capture(input: { text?: string; title?: string; files?: CaptureFile[] }): Promise<{ saved: SaveResult[] }>;
+  rules(): Rules;
+  /** Labelled examples from review (learning loop). */
+  examples: ExampleStore;
+  /** Open rule suggestions (after repeated edits toward one folder). */
+  ruleSuggestions(): RuleSuggestion[];
+  /** Appends the suggested rule line to the rules file (atomic write + commit) and applies it. */
+  acceptRule(id: number): Promise<{ line: string; path: string; commit?: string }>;
+  dismissRule(id: number): RuleSuggestion;
+  /** Resolves when pending automatic analysis has run (tests). */
+  idle(): Promise<void>;
+  /** The journal of filing batches, read back (History). */
+  journal: { batches(limit: number): JournalBatch[]; steps(batchId: string): JournalStep[] };
+}
+
+export type InboxDomain = Domain & InboxApi;
+
+const suggestionId = (raw: string | undefined) => {
+  const id = Number(raw);
+  if (!Number.isInteger(id) || id <= 0) throw new MailroomError('invalid_argument', `Suggested rule ids are positive integers (got ${JSON.stringify(raw)}).`);
+  return id;
+};
+
+const TEXT_EXT = /\.(md|markdown|txt|text|csv|json|ya?ml|html?|org)$/i;
+
+export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
+  const log = ctx.log.child('inbox');
+  const { vault } = deps;
+  const db = ctx.stateDb;
+  inboxSchema(db);
+  const journal = new InboxJournal({ db, vault, trashDir: path.join(ctx.config.dataDir, 'trash'), clock: ctx.clock, log });
+  const examples = new ExampleStore(db, () => ctx.clock.now());
+  let rulesCache: { key: string; rules: Rules } | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let auto: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const offs: Array<() => void> = [];
+
+  // Rules and inbox items are read under the vault rule (no hidden files, no symlink that
+  // leads outside the vault): a rules file that is such a symlink reads as missing.
+  const rules = (): Rules => {
+    const st = vaultFileStat(vault.root, RULES_PATH);
+    const key = st ? `${st.mtimeMs}:${st.size}` : 'missing';
+    if (rulesCache?.key === key) return rulesCache.rules;
+    const f = st ? tryReadVaultFile(vault.root, RULES_PATH) : undefined;
+    const r = f ? parseRules(f.data.toString('utf8')) : defaultRules();
+    rulesCache = { key: f ? key : 'missing', rules: r };
+    return r;
+  };
+
+  const inboxFiles = (): string[] => listVaultFiles(vault.root, INBOX_FOLDER, (r) => /\.md$/i.test(r));
+
+  const analyzePaths = async (paths: string[]): Promise<Array<{ detail: AnalysisDetail; hash: string }>> => {
+    const r = rules();
+    const taken = new Set<string>();
+    const out: Array<{ detail: AnalysisDetail; hash: string }> = [];
+    for (const rel of paths) {
+      let text: string;
+      try {
+        text = readVaultFile(vault.root, rel).data.toString('utf8');
+      } catch (e) {
+        if (e instanceof MailroomError && e.status !== 404) throw e;
+        throw notFound(`No note at ${rel}; inbox items are listed by inbox_analyze without paths.`, { path: rel }, 'note_not_found');
+      }
+      const detail = await analyzeOne(rel, text, { vault, nlp: deps.nlp, rules: r, now: ctx.clock.now(), taken, memory: (p) => examples.memory(p) });
+      out.push({ detail, hash: sha256(text) });
+    }
+    return out;
+  };
+
+  const skippedReason = (i: AnalysisItem) => `${i.path} — ${clip(i.reasoning || 'nothing places it', 60)}`;
+
+  /**
+   * Keep means "nowhere to put it"; the rules' threshold no longer turns moves into keeps — it
+   * marks suggestions below it for review (and is what the page's "accept all above" preselects).
+   */
+  const triage = (items: AnalysisItem[], threshold: number) => ({
+    skipped: items.filter((i) => i.suggested_action === 'keep').map(skippedReason),
+    needsReview: items.filter((i) => i.suggested_action !== 'keep' && i.suggested_action !== 'delete' && i.confidence < threshold).map((i) => i.path),
+  });
+
+  const upsertCache = db.prepare(
+    `INSERT INTO inbox_analyses (path, hash, analyzed_at, result) VALUES (?, ?, ?, ?)
+     ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, analyzed_at = excluded.analyzed_at, result = excluded.result,
+       notified = CASE WHEN inbox_analyses.hash = excluded.hash OR inbox_analyses.hash = 'stale' THEN inbox_analyses.notified ELSE 0 END`,
+  );
+
+  const analyze = async (args: { paths?: string[]; limit?: number } = {}): Promise<AnalyzeResult> => {
+    const limit = Math.max(1, Math.min(args.limit ?? 20, 100));
+    const all = args.paths?.length ? [...new Set(args.paths.map((p) => normalizeRel(p)))] : inboxFiles();
+    for (const p of all) vault.resolve(p);
+    const chosen = all.slice(0, limit);
+    const r = rules();
+    const results = await analyzePaths(chosen);
+    const items = results.map((x) => x.detail.item);
+    const { skipped, needsReview } = triage(items, r.threshold);
+    if (all.length > chosen.length) skipped.push(`${all.length - chosen.length} more items not analyzed (limit ${limit})`);
+    return {
+      items,
+      rules_loaded: r.loaded,
+      rules_applied: [...new Set(items.flatMap((i) => i.rules_matched))],
+      rules_unparsed: r.unparsed,
+      items_skipped: skipped,
+      needs_review: needsReview,
+      threshold: r.threshold,
+    };
+  };
+
+  /** Analyzes new or changed inbox items, forgets removed ones, notifies and updates the badge. */
+  const refreshAnalyses = async (): Promise<{ fresh: number; count: number }> => {
+    const files = inboxFiles();
+    const cached = new Map((db.prepare('SELECT path, hash FROM inbox_analyses').all() as Array<{ path: string; hash: string }>).map((x) => [x.path, x.hash]));
+    const todo: string[] = [];
+    for (const f of files) {
+      let h: string;
+      try {
+        const file = tryReadVaultFile(vault.root, f);
+        if (!file) continue;
+        h = sha256(file.data);
+      } catch {
+        continue;
+      }
+      if (cached.get(f) !== h) todo.push(f);
+      cached.delete(f);
+    }
+    // Rows of items that left the inbox stay: an undo that brings one back byte for byte
+    // finds its analysis and does not announce it as new again.
+    if (todo.length) {
+      const results = await analyzePaths(todo);
+      const now = new Date(ctx.clock.now()).toISOString();
+      db.transaction(() => {
+        for (const x of results) upsertCache.run(x.detail.item.path, x.hash, now, JSON.stringify(x.detail.item));
+      })();
+    }
+    const fresh = (db.prepare('SELECT count(*) AS n FROM inbox_analyses WHERE notified = 0').get() as { n: number }).n;
+    if (fresh > 0) {
+      db.prepare('UPDATE inbox_analyses SET notified = 1 WHERE notified = 0').run();
+      ctx.platform.notify({ title: 'Mailroom inbox', body: `${fresh} new item${fresh === 1 ? '' : 's'} ready to file` });
+    }
+    ctx.platform.setBadge('inbox', files.length);
+    if (todo.length) ctx.hub.broadcast(HubEvent.inboxChanged, 'analyzed', files.length);
+    return { fresh, count: files.length };
+  };
+
+  const scheduleRefresh = () => {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      auto = auto.then(() => refreshAnalyses().then(() => undefined)).catch((e: unknown) => log.warn('automatic inbox analysis failed', { error: String(e) }));
+    }, 150);
+  };
+
+  const afterChange = () => {
+    ctx.platform.setBadge('inbox', inboxFiles().length);
+    ctx.hub.broadcast(HubEvent.inboxChanged, 'executed', inboxFiles().length);
+    scheduleRefresh();
+  };
+
+  const save = async (input: SaveInput) => {
+    const r = await saveItem(vault, input, ctx.clock.now());
+    log.info('saved', { path: r.path, filed: r.filed });
+    const count = inboxFiles().length;
+    ctx.hub.broadcast(HubEvent.inboxChanged, r.filed ? 'filed' : 'saved', count);
+    ctx.platform.setBadge('inbox', count);
+    return r;
+  };
+
+  /** What the person decided, before the files move: the item's text and the suggestion it had. */
+  const pendingExamples = async (actions: ActionInput[], origin: string) => {
+    const out = new Map<string, NewExample>();
+    const cached = db.prepare('SELECT hash, result FROM inbox_analyses WHERE path = ?');
+    const texts = new Map<string, string>();
+    const fresh = new Map<string, AnalysisItem>();
+    for (const a of actions) {
+      const rel = normalizeRel(a.path);
+      const file = tryReadVaultFile(vault.root, rel);
+      if (!file) continue;
+      const text = file.data.toString('utf8');
+      texts.set(rel, text);
+      const row = cached.get(rel) as { hash: string; result: string } | undefined;
+      if (row && row.hash === sha256(text)) fresh.set(rel, JSON.parse(row.result) as AnalysisItem);
+    }
+    // What was suggested: the cached analysis of these bytes, or (not analyzed yet) a fresh one.
+    const missing = [...texts.keys()].filter((p) => !fresh.has(p));
+    if (missing.length) {
+      try {
+        for (const x of await analyzePaths(missing)) fresh.set(x.detail.item.path, x.detail.item);
+      } catch (e) {
+        log.warn('could not analyze items before recording examples', { error: String(e) });
+      }
+    }
+    for (const a of actions) {
+      const rel = normalizeRel(a.path);
+      const text = texts.get(rel);
+      if (text === undefined) continue;
+      const s = fresh.get(rel);
+      const note = parseNote(rel, text);
+      out.set(rel, {
+        batch_id: null,
+        path: rel,
+        title: note.title,
+        text: note.body,
+        action: a.action as InboxAction,
+        folder: null,
+        destination: a.destination ?? null,
+        suggested_action: s?.suggested_action ?? null,
+        suggested_destination: s?.destination ?? null,
+        suggested_confidence: s?.confidence ?? null,
+        origin,
+      });
+    }
+    return out;
+  };
+
+  /** Examples changed: remaining items are analyzed again with what was learnt (not announced as new). */
+  const relearn = () => {
+    db.prepare("UPDATE inbox_analyses SET hash = 'stale'").run();
+    try {
+      examples.proposeRules(folderProfiles(vault.index, isDestination), rules());
+    } catch (e) {
+      log.warn('rule suggestions failed', { error: String(e) });
+    }
+  };
+
+  const execute = async (args: { actions: ActionInput[]; dry_run?: boolean }, origin = 'review'): Promise<ExecuteResult> => {
+    const pending = args.dry_run ? new Map<string, NewExample>() : await pendingExamples(args.actions, origin);
+    const r = await journal.execute(args.actions, { dryRun: args.dry_run });
+    const { touched, ...out } = r;
+    if (!args.dry_run) {
+      const learnt: NewExample[] = [];
+      for (const x of out.results) {
+        const e = pending.get(normalizeRel(x.path));
+        if (!e || (x.status !== 'done' && x.status !== 'kept')) continue;
+        learnt.push({ ...e, batch_id: out.undo_id, destination: x.destination ?? e.destination });
+      }
+      if (learnt.length) {
+        examples.record(learnt);
+        relearn();
+      }
+    }
+    if (!args.dry_run && touched.length) afterChange();
+    else if (!args.dry_run) scheduleRefresh();
+    return out;
+  };
+
+  const undo = async (undoId: string): Promise<UndoResult> => {
+    const { touched, ...out } = await journal.undo(undoId);
+    void touched;
+    // The batch's decisions no longer teach anything.
+    if (examples.withdraw(undoId)) db.prepare("UPDATE inbox_analyses SET hash = 'stale'").run();
+    afterChange();
+    return out;
+  };
+
+  const acceptRule = async (id: number) => {
+    const sug = examples.suggestion(id);
+    if (!sug) throw notFound(`No suggested rule ${id}; GET /api/inbox/rules/suggestions lists them.`, { id }, 'rule_suggestion_not_found');
+    if (sug.status !== 'open') throw new MailroomError('conflict', `Suggested rule ${id} was already ${sug.status}.`, { id });
+    const current = tryReadVaultFile(vault.root, RULES_PATH)?.data.toString('utf8') ?? '';
+    const next = appendLooseRule(current, sug.line);
+    const w = await vault.writeNote(RULES_PATH, next, { message: `Mailroom: inbox rule "${sug.line.replace(/^-\s*/, '')}"` });
+    examples.decide(id, 'accepted');
+    rulesCache = undefined;
+    db.prepare("UPDATE inbox_analyses SET hash = 'stale'").run();
+    scheduleRefresh();
+    ctx.hub.broadcast(HubEvent.inboxChanged, 'rules', inboxFiles().length);
+    return { line: sug.line, path: w.path, commit: w.commit };
+  };
+
+  const dismissRule = (id: number) => {
+    const sug = examples.suggestion(id);
+    if (!sug) throw notFound(`No suggested rule ${id}; GET /api/inbox/rules/suggestions lists them.`, { id }, 'rule_suggestion_not_found');
+    if (sug.status === 'open') examples.decide(id, 'dismissed');
+    return examples.suggestion(id)!;
+  };
+
+  const list = async () => {
+    await refreshAnalyses();
+    const r = rules();
+    const present = new Set(inboxFiles());
+    const rows = db.prepare('SELECT path, result FROM inbox_analyses ORDER BY path').all() as Array<{ path: string; result: string }>;
+    const items = rows.filter((x) => present.has(x.path)).map((x) => JSON.parse(x.result) as AnalysisItem);
+    return {
+      items,
+      count: items.length,
+      threshold: r.threshold,
+      rules_loaded: r.loaded,
+      rules_applied: [...new Set(items.flatMap((i) => i.rules_matched))],
+      rules_unparsed: r.unparsed,
+      ...(({ skipped, needsReview }) => ({ items_skipped: skipped, needs_review: needsReview }))(triage(items, r.threshold)),
+      rule_suggestions: examples.suggestions('open'),
+    };
+  };
+
+  const capture: InboxApi['capture'] = async (input) => {
+    const saved: SaveResult[] = [];
+    if (input.text?.trim()) saved.push(await save({ content: input.text, title: input.title, processing_hints: { source: 'capture' } }));
+    for (const f of input.files ?? []) {
+      const name = path.basename(String(f.name ?? '').replace(/\\/g, '/')).replace(/^\.+/, '') || 'capture';
+      const bytes = Buffer.from(f.content ?? '', f.encoding === 'base64' ? 'base64' : 'utf8');
+      const isText = TEXT_EXT.test(name) && !bytes.includes(0);
+      if (isText) {
+        saved.push(await save({ content: bytes.toString('utf8'), title: name.replace(/\.[^.]+$/, ''), processing_hints: { source: `file:${name}` } }));
+        continue;
+      }
+      // Other files are kept as attachments with a note that embeds them.
+      const rel = await vault.exclusive(async () => {
+        const abs = freePath(vault.resolve(`${INBOX_FOLDER}/attachments/${name}`));
+        atomicWrite(abs, bytes);
+        const r = path.relative(vault.root, abs).split(path.sep).join('/');
+        await vault.commit([r], `Mailroom: capture ${name}`);
+        return r;
+      });
+      saved.push(await save({ content: `![[${rel.slice(INBOX_FOLDER.length + 1)}]]\n`, title: name, processing_hints: { source: `file:${name}` } }));
+    }
+    if (!saved.length) throw new MailroomError('invalid_argument', 'Nothing to capture: drop text or files (give text or files[]).');
+    return { saved };
+  };
+
+  const saveTool = brainInboxSaveTool(save);
+  const analyzeTool = inboxAnalyzeTool(analyze);
+  const executeTool = inboxExecuteTool(execute);
+  const undoTool = inboxUndoTool(undo);
+
+  return {
+    name: 'inbox',
+    save,
+    analyze,
+    execute,
+    undo,
+    list,
+    capture,
+    rules,
+    examples,
+    ruleSuggestions: () => examples.suggestions('open'),
+    acceptRule,
+    dismissRule,
+    journal: { batches: (limit) => journalBatches(db, limit), steps: (batchId) => journalSteps(db, batchId) },
+    async idle() {
+      while (timer) await new Promise((r) => setTimeout(r, 20));
+      await auto;
+    },
+    tools: [saveTool, analyzeTool, executeTool, undoTool],
+    routes: [
+      { method: 'GET', path: '/api/inbox', handler: () => list() },
+      { method: 'POST', path: '/api/inbox/analyze', handler: (req) => invokeTool(analyzeTool, req.body ?? {}, { origin: 'api' }) },
+      { method: 'POST', path: '/api/inbox/execute', handler: (req) => invokeTool(executeTool, req.body, { origin: 'api' }) },
+      { method: 'POST', path: '/api/inbox/undo', handler: (req) => invokeTool(undoTool, req.body, { origin: 'api' }) },
+      { method: 'POST', path: '/api/inbox/save', handler: (req) => invokeTool(saveTool, req.body, { origin: 'api' }) },
+      {
+        method: 'POST',
+        path: '/api/inbox/capture',
+        maxBytes: 32 * 1024 * 1024,
+        handler: async (req) => {
+          const b = (req.body ?? {}) as { text?: unknown; content?: unknown; title?: unknown; files?: unknown };
+          const text = b.text ?? b.content;
+          if (text !== undefined && typeof text !== 'string') throw new MailroomError('invalid_argument', 'content (or text) must be a string.');
+          if (b.files !== undefined && !Array.isArray(b.files)) throw new MailroomError('invalid_argument', 'files must be an array of { name, content, encoding? }.');
+          const files = (b.files as unknown[] | undefined) ?? [];
+          for (const f of files) {
+            const ff = f as Partial<CaptureFile> | null;
+            if (!ff || typeof ff.name !== 'string' || typeof ff.content !== 'string') throw new MailroomError('invalid_argument', 'each file needs a name and a content string (base64 with encoding: "base64").');
+          }
+          const r = await capture({ text, title: typeof b.title === 'string' ? b.title : undefined, files: files as CaptureFile[] });
+          // The first saved item's fields at the top level, for the single-text case.
+          return { ...r.saved[0], saved: r.saved };
+        },
+      },
+      { method: 'GET', path: '/api/inbox/batches', handler: () => ({ batches: journal.lastBatches(20) }) },
+      {
+        method: 'GET',
+        path: '/api/inbox/examples.jsonl',
+        handler: () => new RawResponse(200, examples.jsonl(), { 'content-type': 'application/x-ndjson; charset=utf-8', 'content-disposition': 'attachment; filename="inbox-examples.jsonl"' }),
+      },
+      { method: 'GET', path: '/api/inbox/examples', handler: () => ({ count: examples.count(), examples: examples.exportRows() }) },
+      { method: 'GET', path: '/api/inbox/rules/suggestions', handler: () => ({ suggestions: examples.suggestions('open') }) },
+      { method: 'POST', path: '/api/inbox/rules/suggestions/:id/accept', handler: (req) => acceptRule(suggestionId(req.params.id)) },
+      { method: 'POST', path: '/api/inbox/rules/suggestions/:id/dismiss', handler: (req) => dismissRule(suggestionId(req.params.id)) },
+    ],
+    counts: () => ({ inbox_items: inboxFiles().length }),
+    async start() {
+      const done = await journal.recover();
+      if (done.length) log.info('recovered interrupted inbox batches', { batches: done });
+      offs.push(
+        ctx.events.on<{ paths: string[] }>('vault:changed', (p) => {
+          if (p.paths.some((x) => x === RULES_PATH)) {
+            // New rules: every item is re-analyzed, without announcing them as new again.
+            rulesCache = undefined;
+            db.prepare("UPDATE inbox_analyses SET hash = 'stale'").run();
+          }
+          if (p.paths.some((x) => x.startsWith(INBOX_FOLDER + '/') || x === RULES_PATH)) scheduleRefresh();
+        }),
+        // The vault's background index finished: analyses made against a partial index are redone.
+        ctx.events.on('vault:indexed', () => {
+          db.prepare("UPDATE inbox_analyses SET hash = 'stale'").run();
+          scheduleRefresh();
+        }),
+      );
+      await refreshAnalyses().catch((e: unknown) => log.warn('initial inbox analysis failed', { error: String(e) }));
+    },
+    async stop() {
+      stopped = true;
+      for (const off of offs.splice(0)) off();
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      await auto.catch(() => undefined);
+    },
+  };
+}
