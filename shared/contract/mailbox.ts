@@ -64,6 +64,16 @@ export const SendReply = z.object({ message_id: z.number(), pending: z.number() 
 
 export const sessionsPath = '/api/sessions';
 
+export const MessagesQuery = z.object({
+  limit: z
+    .string()
+    .optional()
+    .transform((v) => {
+      const n = Number(v ?? 500);
+      return Number.isInteger(n) && n > 0 ? Math.min(n, 5_000) : 500;
+    }),
+});
+
 export const mailboxRoutes = {
   list: route('GET', '/api/sessions', { reply: z.array(TaskDto) }),
   create: route('POST', '/api/sessions', { body: CreateTaskBody, reply: TaskDto }),
@@ -73,6 +83,7 @@ export const mailboxRoutes = {
   done: route('POST', '/api/sessions/:id/done', { reply: TaskDto }),
   touch: route('POST', '/api/sessions/:id/touch', { reply: TaskDto }),
   link: route('POST', '/api/sessions/:id/peers', { body: LinkBody, reply: TaskDto }),
-  messages: route('GET', '/api/sessions/:id/messages', { reply: z.array(TaskMessageDto) }),
+  /** The timeline, oldest first; `?limit=` (default 500, at most 5000). */
+  messages: route('GET', '/api/sessions/:id/messages', { query: MessagesQuery, reply: z.array(TaskMessageDto) }),
   send: route('POST', '/api/sessions/:id/messages', { body: SendMessageBody, reply: SendReply }),
 } as const;
