@@ -8,7 +8,7 @@ import { findOwner, readLock } from '../host/lock';
 import { claudeDesktopConfigPath, connectClaudeCode, connectClaudeDesktop, connectSnippet } from '../host/connect';
 import { MailroomError } from '../kernel/errors';
 import { openInBrowser } from '../host/browser';
-import type { SettingsDto } from '../../../shared/settings';
+import type { SettingsDto } from '../../../shared/contract/settings';
 import { createCliRuntime } from './cli-runtime';
 import type { CliCommandDef, CliRuntime } from '../kernel/cli';
 import type { StatusDto } from '../../../shared/contract';

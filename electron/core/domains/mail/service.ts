@@ -12,7 +12,7 @@ import { extractToSchema, type ExtractResult } from './extract';
 import { messageFacts } from './facts';
 import { ImapSync, type ImapState } from './imap';
 import { testImap, testSmtp } from './accounts';
-import type { MailTestBody, MailTestResult } from '../../../../shared/settings';
+import type { MailTestBody, MailTestResult } from '../../../../shared/contract/mail';
 import { readSource, readUpload, readUploadFile, type RawItem } from './importers';
 import { ingest, type ImportReport } from './ingest';
 import { Outbox, type OutboxRow } from './outbox';
