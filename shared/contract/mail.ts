@@ -4,7 +4,8 @@
  * drafts, compose and forward, import, search.
  */
 import { z } from 'zod';
-import { queryNumber, queryText, route } from './route';
+import { route } from './route';
+import { queryNumber, queryText } from './query';
 
 // ---------- mail accounts (IMAP + SMTP per inbox) ----------
 

@@ -3,9 +3,10 @@
  * body schema and reply schema. The owner implements it (`implement` in the kernel, which parses
  * the query with the route's schema), the renderer's client and the CLI call it
  * (`call(route, args)`), and TypeScript keeps the three in step.
- * No Node or DOM imports: zod only.
+ * No Node or DOM imports, and zod only as types: zod-free callers (the session hook) can use
+ * `pathOf` without loading it. Query helpers are in ./query.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -84,26 +85,3 @@ export async function callRoute<S extends RouteSpec>(request: Requester, spec: S
   // The reply's type is the contract's; the owner's handler is type-checked against the same schema.
   return reply as ReplyOf<S>;
 }
-
-// ---------- query parameters ----------
-
-/**
- * A number in the query string, read leniently (the way the owner always has): missing, empty,
- * zero or not a number → `fallback`; then kept within [min, max].
- */
-export function queryNumber(fallback: number, range: { min?: number; max?: number } = {}) {
-  return z
-    .string()
-    .optional()
-    .transform((v) => {
-      const n = Number(v ?? fallback) || fallback;
-      return Math.min(range.max ?? Infinity, Math.max(range.min ?? -Infinity, n));
-    });
-}
-
-/** An optional text parameter: an empty value is the same as none. */
-export const queryText = () =>
-  z
-    .string()
-    .optional()
-    .transform((v) => v || undefined);

@@ -1,6 +1,7 @@
 /** The router's REST contract (`/api/mcp-adapters`, `/api/routes`, `/api/router`, `/api/distributions`) and hub payloads. */
 import { z } from 'zod';
-import { queryText, route } from './route';
+import { route } from './route';
+import { queryText } from './query';
 
 const Json = z.record(z.string(), z.unknown());
 const ErrorBrief = z.object({ code: z.string(), message: z.string() });
