@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createCore, resolveConfig, type Core } from '../../../electron/core/host';
 import { silentLogger } from '../../../electron/core/kernel/log';
 import { routes, type RouteSpec } from '../../../shared/contract';
+import { TOUCH_ROUTE } from '../../../electron/core/domains/mailbox/hook';
 import { REPO_ROOT, tempDir } from '../../helpers/owner';
 
 const key = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
@@ -21,6 +22,10 @@ describe('the route table and the owner', () => {
     expect(served.filter((r) => !defined.includes(r)), 'served but not in shared/contract').toEqual([]);
     expect(defined.filter((r) => !served.includes(r)), 'in shared/contract but not served').toEqual([]);
     expect(served.length).toBeGreaterThan(100);
+  });
+
+  it("names the session hook's route (kept zod-free for speed) as the table does", () => {
+    expect(TOUCH_ROUTE).toEqual({ method: routes.sessions.touch.method, path: routes.sessions.touch.path });
   });
 
   it('names every query parameter a route reads in its schema (query keys are typed for callers)', () => {
