@@ -13,6 +13,7 @@ import { messageFacts } from './facts';
 import { ImapSync, type ImapState } from './imap';
 import { testImap, testSmtp } from './accounts';
 import type { MailTestBody, MailTestResult } from '../../../../shared/contract/mail';
+import { HubEvent } from '../../../../shared/contract/hub';
 import { readSource, readUpload, readUploadFile, type RawItem } from './importers';
 import { ingest, type ImportReport } from './ingest';
 import { Outbox, type OutboxRow } from './outbox';
@@ -96,7 +97,7 @@ export class MailService {
 
   /** Tells the UI (hub) and refreshes the unread badge. */
   changed(inboxId: string, reason: string, extra: Record<string, unknown> = {}): void {
-    this.ctx.hub.broadcast('MailChanged', { inbox_id: inboxId, reason, ...extra });
+    this.ctx.hub.broadcast(HubEvent.mailChanged, { inbox_id: inboxId, reason, ...extra });
     const total = Object.values(this.store.unreadCounts()).reduce((a, b) => a + b, 0);
     this.ctx.platform.setBadge('mail', total);
   }
@@ -294,7 +295,7 @@ export class MailService {
   importPath(inboxId: string, p: string, onProgress?: (p: { phase: 'parse' | 'store'; done: number; total: number }) => void): Promise<ImportReport> {
     const ib = this.store.inbox(inboxId);
     // Streams (an mbox is split as it is read); the UI hears the progress like an upload's.
-    const progress = onProgress ?? ((x: { phase: 'parse' | 'store'; done: number; total: number }) => this.ctx.hub.broadcast('MailImportProgress', { import_id: null, inbox_id: ib.id, ...x }));
+    const progress = onProgress ?? ((x: { phase: 'parse' | 'store'; done: number; total: number }) => this.ctx.hub.broadcast(HubEvent.mailImportProgress, { import_id: null, inbox_id: ib.id, ...x }));
     return this.importItems(ib.id, readSource(p), progress);
   }
 
@@ -304,7 +305,7 @@ export class MailService {
   }
 
   private importUploadItems(inboxId: string, items: Iterable<RawItem>, importId?: string): Promise<ImportReport> {
-    const progress = (p: { phase: 'parse' | 'store' | 'done'; done: number; total: number }) => this.ctx.hub.broadcast('MailImportProgress', { import_id: importId ?? null, inbox_id: inboxId, ...p });
+    const progress = (p: { phase: 'parse' | 'store' | 'done'; done: number; total: number }) => this.ctx.hub.broadcast(HubEvent.mailImportProgress, { import_id: importId ?? null, inbox_id: inboxId, ...p });
     return this.importItems(inboxId, items, progress).then((report) => {
       // The last event of an import: the page ends its bar on this or on the HTTP reply, whichever is first.
       progress({ phase: 'done', done: report.total, total: report.total });
@@ -761,7 +762,7 @@ export class MailService {
       secrets: this.ctx.platform.secrets,
       log: this.ctx.log.child('mail.imap'),
       ingest: (inbox, items) => this.importItems(inbox.id, items),
-      onState: (id, state) => this.ctx.hub.broadcast('MailSync', { inbox_id: id, ...state }),
+      onState: (id, state) => this.ctx.hub.broadcast(HubEvent.mailSync, { inbox_id: id, ...state }),
     });
     this.syncs.set(ib.id, s);
     await s.start();

@@ -11,6 +11,7 @@ import { MailroomError, notFound } from '../../kernel/errors';
 import type { CoreContext } from '../../kernel/types';
 import { indexDbPath } from '../../kernel/db';
 import { vaultRoutes as R } from '../../../../shared/contract/vault';
+import { HubEvent } from '../../../../shared/contract/hub';
 import { implement } from '../../kernel/route';
 import { folderTree, listNotes, noteView, reveal, searchPage } from './view';
 import { vaultResources } from './resources';
@@ -111,7 +112,7 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
     if (!force && now - lastBroadcast < 200) return;
     lastBroadcast = now;
     const p = { state: status.state, done: status.done, total: status.total };
-    ctx.hub.broadcast('IndexProgress', p);
+    ctx.hub.broadcast(HubEvent.indexProgress, p);
     ctx.events.emit('vault:indexing', p);
   };
   const startRun = (full: boolean): Promise<Omit<CatchUpReport, 'changed'>> => {
