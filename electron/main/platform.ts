@@ -2,6 +2,7 @@ import { app, Notification, safeStorage, type Tray } from 'electron';
 import type { HubBroadcaster, Platform } from '../core/kernel/types';
 import { keyFileSecretBox } from '../core/host/secrets';
 import { capCount } from '../../shared/badge';
+import { HubEvent } from '../../shared/contract/hub';
 
 /** Native powers for the core: real notifications, tray/app badges, safeStorage secrets. */
 export function electronPlatform(dataDir: string, tray: () => Tray | undefined, hub: HubBroadcaster): Platform {
@@ -11,7 +12,7 @@ export function electronPlatform(dataDir: string, tray: () => Tray | undefined, 
     kind: 'electron',
     notify(n) {
       if (Notification.isSupported()) new Notification({ title: n.title, body: n.body }).show();
-      hub.broadcast('Notification', n);
+      hub.broadcast(HubEvent.notification, n);
     },
     setBadge(key, count) {
       badges.set(key, count);
@@ -23,7 +24,7 @@ export function electronPlatform(dataDir: string, tray: () => Tray | undefined, 
         t.setToolTip(parts.length ? `Mailroom — ${parts.join(', ')}` : 'Mailroom');
         if (process.platform === 'darwin') t.setTitle(total > 0 ? capCount(total) : '');
       }
-      hub.broadcast('BadgeChanged', { key, count, total });
+      hub.broadcast(HubEvent.badgeChanged, { key, count, total });
     },
     badges: () => Object.fromEntries(badges),
     secrets: safeStorage.isEncryptionAvailable()

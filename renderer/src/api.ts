@@ -45,17 +45,11 @@ export class ApiError extends Error implements ErrorShape {
   }
 }
 
-async function request<T>(method: string, path: string, body?: unknown, init: RequestInit = {}): Promise<T> {
-  const isRaw = body instanceof Blob || body instanceof ArrayBuffer || body instanceof Uint8Array;
+async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(bridge.baseUrl + path, {
     method,
-    ...init,
-    headers: {
-      authorization: `Bearer ${bridge.token}`,
-      ...(body !== undefined && !isRaw ? { 'content-type': 'application/json' } : {}),
-      ...(init.headers ?? {}),
-    },
-    body: body === undefined ? undefined : isRaw ? (body as BodyInit) : JSON.stringify(body),
+    headers: { authorization: `Bearer ${bridge.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (res.status === 204) return undefined as T;
   const text = await res.text();
@@ -67,17 +61,10 @@ async function request<T>(method: string, path: string, body?: unknown, init: Re
   return data as T;
 }
 
-export const api = {
-  get: <T>(path: string) => request<T>('GET', path),
-  post: <T>(path: string, body?: unknown, init?: RequestInit) => request<T>('POST', path, body, init),
-  put: <T>(path: string, body?: unknown) => request<T>('PUT', path, body),
-  patch: <T>(path: string, body?: unknown) => request<T>('PATCH', path, body),
-  del: <T>(path: string) => request<T>('DELETE', path),
-};
-
 /**
  * Calls one route of the shared route table: `call(routes.router.getRoute, { params: { id } })`.
- * Path, parameters, body and reply are typed by the contract the owner implements.
+ * Path, parameters, query, body and reply are typed by the contract the owner implements; this is
+ * the only way the renderer reaches the REST API (uploads with progress build their URL with `urlOf`).
  */
 export function call<S extends RouteSpec>(spec: S, ...[args]: CallArgs<S> extends { params?: undefined; body?: undefined } ? [args?: CallArgs<S>] : [args: CallArgs<S>]): Promise<ReplyOf<S>> {
   return callRoute((method, path, body) => request<unknown>(method, path, body), spec, args ?? ({} as CallArgs<S>));

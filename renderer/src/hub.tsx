@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { HubConnectionBuilder, HubConnectionState, LogLevel, type HubConnection } from '@microsoft/signalr';
-import { HUB_PATH, type HubEventArgs, type HubEventName, type HubMethodName, type HubMethods } from '../../shared/contract';
+import { HUB_PATH, routes, type HubEventArgs, type HubEventName, type HubMethodName, type HubMethods } from '../../shared/contract';
 import { bridge } from './api';
 
 /**
@@ -13,7 +13,8 @@ export type HubStatus = 'connecting' | 'connected' | 'reconnecting' | 'disconnec
 /** Why the hub cannot connect: is the owner gone, or is this tab's token refused? */
 async function probeOwner(): Promise<HubStatus> {
   try {
-    const r = await fetch(bridge.baseUrl + '/api/health', { headers: { authorization: `Bearer ${bridge.token}` }, cache: 'no-store' });
+    // A bare fetch (not `call`): the status code is the answer, and a 401 must not throw.
+    const r = await fetch(bridge.baseUrl + routes.core.health.path, { headers: { authorization: `Bearer ${bridge.token}` }, cache: 'no-store' });
     if (r.status === 401) return 'unauthorized';
     return 'reconnecting';
   } catch {

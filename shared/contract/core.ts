@@ -1,4 +1,4 @@
-/** The owner's own REST contract: health, info, badges, connecting Claude; and the vault's folder list. */
+/** The owner's own REST contract: health, info, status, badges, connecting Claude. */
 import { z } from 'zod';
 import { route } from './route';
 
@@ -41,16 +41,11 @@ export type ConnectSnippetDto = z.infer<typeof ConnectSnippetDto>;
 export const ConnectResult = z.object({ file: z.string(), changed: z.boolean(), backup: z.string().nullable() });
 export type ConnectResult = z.infer<typeof ConnectResult>;
 
-export const ReindexReport = z.object({ scanned: z.number(), indexed: z.number(), unchanged: z.number(), removed: z.number(), ms: z.number() });
-export type ReindexReport = z.infer<typeof ReindexReport>;
-
 export const coreRoutes = {
-  reindex: route('POST', '/api/vault/reindex', { body: z.object({ full: z.boolean().optional() }), reply: ReindexReport }),
   health: route('GET', '/api/health', { reply: HealthDto }),
   info: route('GET', '/api/info', { reply: InfoDto }),
   status: route('GET', '/api/status', { reply: StatusDto }),
   badges: route('GET', '/api/badges', { reply: z.record(z.string(), z.number()) }),
   connect: route('GET', '/api/connect', { reply: ConnectSnippetDto }),
   connectClaudeDesktop: route('POST', '/api/connect/claude-desktop', { reply: ConnectResult }),
-  vaultFolders: route('GET', '/api/vault/folders', { reply: z.object({ folders: z.array(z.string()) }) }),
 } as const;

@@ -1,7 +1,13 @@
 /**
  * The hub's contract (SignalR JSON protocol at `HUB_PATH`): every event the owner broadcasts and
- * every method a client may invoke, with their argument types, in one map. Names on the wire are
- * PascalCase `<Subject><What happened>`; code refers to them only through `HubEvent` / `HubMethod`.
+ * every method a client may invoke, with their argument types, in one map.
+ *
+ * Naming: code refers to events and methods only through the camelCase keys of `HubEvent` /
+ * `HubMethod` (never a string literal). The values are the **wire names**, PascalCase as the
+ * SignalR protocol's clients expect them — events `<Subject><What happened>` (`TaskMessageQueued`,
+ * `MailChanged`), methods a verb phrase (`SendTaskMessage`, `Ping`). Wire names are part of the
+ * protocol external clients (the official SignalR client, the session hook, scripts) speak:
+ * renaming one breaks them, so they stay as they are even where a key reads differently.
  */
 import type { AdapterStatus, Distribution } from './router';
 import type { MessagePriority, SessionDto } from './sessions';

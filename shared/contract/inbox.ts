@@ -109,13 +109,43 @@ export const CaptureBody = z.object({
   files: z.array(z.object({ name: z.string(), content: z.string(), encoding: z.literal('base64').optional() })).optional(),
 });
 
+// ---------- the MCP tools' inputs (also the REST bodies of the same actions) ----------
+
+export const AnalyzeInput = z
+  .object({
+    paths: z.array(z.string().max(1000)).max(100).optional().describe('Only these items (default: everything in inbox/)'),
+    limit: z.number().int().min(1).max(100).optional().describe('Max items (default 20)'),
+  })
+  .strict();
+export const ExecuteInput = z.object({ actions: z.array(ActionInput).min(1).max(200), dry_run: z.boolean().optional() }).strict();
+export const UndoInput = z.object({ undo_id: z.string().min(1).max(100) }).strict();
+export const InboxSaveInput = z
+  .object({
+    content: z.string().min(1).max(1_000_000).describe('Markdown text of the note'),
+    title: z.string().max(200).optional(),
+    processing_hints: ProcessingHints.optional(),
+  })
+  .strict();
+export const InboxSaveResult = z.object({ path: z.string(), filed: z.boolean(), commit: z.string().optional() });
+
+/** One executed (or undone) batch of the inbox journal. */
+export const BatchRow = z.object({ id: z.string(), kind: z.string(), status: z.string(), created_at: z.string(), git_commit: z.string().nullable() });
+
 export const inboxRoutes = {
   list: route('GET', '/api/inbox', { reply: InboxList }),
-  execute: route('POST', '/api/inbox/execute', { body: z.object({ actions: z.array(ActionInput), dry_run: z.boolean().optional() }), reply: ExecuteResult }),
-  undo: route('POST', '/api/inbox/undo', { body: z.object({ undo_id: z.string() }), reply: UndoResult }),
+  analyze: route('POST', '/api/inbox/analyze', { body: AnalyzeInput, reply: AnalyzeResult }),
+  execute: route('POST', '/api/inbox/execute', { body: ExecuteInput, reply: ExecuteResult }),
+  undo: route('POST', '/api/inbox/undo', { body: UndoInput, reply: UndoResult }),
+  save: route('POST', '/api/inbox/save', { body: InboxSaveInput, reply: InboxSaveResult }),
+  /** Text and/or files (base64) from the Capture page; each field is checked by the owner with its own message. */
   capture: route('POST', '/api/inbox/capture', { body: CaptureBody, reply: z.object({ path: z.string().optional(), saved: z.array(z.unknown()) }).passthrough() }),
+  /** The last 20 batches of the journal. */
+  batches: route('GET', '/api/inbox/batches', { reply: z.object({ batches: z.array(BatchRow) }) }),
+  /** The labelled examples as JSON Lines (a file download, not JSON). */
+  examplesJsonl: route('GET', '/api/inbox/examples.jsonl', { reply: z.string() }),
   examples: route('GET', '/api/inbox/examples', { reply: z.object({ count: z.number(), examples: z.array(ExampleRow) }) }),
   ruleSuggestions: route('GET', '/api/inbox/rules/suggestions', { reply: z.object({ suggestions: z.array(RuleSuggestion) }) }),
-  acceptRule: route('POST', '/api/inbox/rules/suggestions/:id/accept', { body: z.object({}), reply: z.unknown() }),
-  dismissRule: route('POST', '/api/inbox/rules/suggestions/:id/dismiss', { body: z.object({}), reply: z.unknown() }),
+  /** Appends the rule line to the rules note (committed). */
+  acceptRule: route('POST', '/api/inbox/rules/suggestions/:id/accept', { body: z.object({}), reply: z.object({ line: z.string(), path: z.string(), commit: z.string().optional() }) }),
+  dismissRule: route('POST', '/api/inbox/rules/suggestions/:id/dismiss', { body: z.object({}), reply: RuleSuggestion }),
 } as const;

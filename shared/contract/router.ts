@@ -1,6 +1,7 @@
 /** The router's REST contract (`/api/mcp-adapters`, `/api/routes`, `/api/router`, `/api/distributions`) and hub payloads. */
 import { z } from 'zod';
 import { route } from './route';
+import { queryText } from './query';
 
 const Json = z.record(z.string(), z.unknown());
 const ErrorBrief = z.object({ code: z.string(), message: z.string() });
@@ -188,6 +189,21 @@ export const RouteItemBody = z.object({ ...ItemFields, dry_run: z.boolean().defa
 const Checked = z.unknown();
 const Ok = z.object({ ok: z.boolean() });
 
+/** A number in the query, as given (the store checks it); empty or missing → none. */
+const queryInt = () => queryText().transform((v) => (v ? Number(v) : undefined));
+
+/** GET /api/distributions: the routing log, newest first, filtered. */
+export const DistributionsQuery = z.object({
+  route_id: queryText(),
+  adapter_id: queryText(),
+  status: z.preprocess((v) => v || undefined, z.enum(['ok', 'error', 'skipped'], { error: 'status must be ok, error or skipped.' }).optional()),
+  item: queryText(),
+  run_id: queryText(),
+  limit: queryInt(),
+  /** Rows older than this id (the next page). */
+  before_id: queryInt(),
+});
+
 export const routerRoutes = {
   listAdapters: route('GET', '/api/mcp-adapters', { reply: z.array(Adapter) }),
   createAdapter: route('POST', '/api/mcp-adapters', { body: Checked, reply: Adapter }),
@@ -195,7 +211,8 @@ export const routerRoutes = {
   updateAdapter: route('PUT', '/api/mcp-adapters/:id', { body: Checked, reply: Adapter }),
   deleteAdapter: route('DELETE', '/api/mcp-adapters/:id', { reply: Ok }),
   testAdapter: route('POST', '/api/mcp-adapters/:id/test', { reply: AdapterTest }),
-  adapterTools: route('GET', '/api/mcp-adapters/:id/tools', { reply: z.array(ToolInfo) }),
+  /** `?refresh=1` asks the adapter's server again instead of the cached list. */
+  adapterTools: route('GET', '/api/mcp-adapters/:id/tools', { query: z.object({ refresh: z.string().optional().transform((v) => v === '1') }), reply: z.array(ToolInfo) }),
   listRoutes: route('GET', '/api/routes', { reply: z.array(Route) }),
   createRoute: route('POST', '/api/routes', { body: Checked, reply: Route }),
   reorderRoutes: route('POST', '/api/routes/reorder', { body: Checked, reply: z.array(Route) }),
@@ -207,5 +224,5 @@ export const routerRoutes = {
   testRoute: route('POST', '/api/routes/:id/test', { body: TestRouteBody, reply: RouteResult }),
   routeItem: route('POST', '/api/router/route', { body: RouteItemBody, reply: RouteResult }),
   status: route('GET', '/api/router/status', { reply: z.array(AdapterStatus) }),
-  distributions: route('GET', '/api/distributions', { reply: z.array(Distribution) }),
+  distributions: route('GET', '/api/distributions', { query: DistributionsQuery, reply: z.array(Distribution) }),
 } as const;

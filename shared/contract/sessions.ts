@@ -64,6 +64,16 @@ export const SendReply = z.object({ message_id: z.number(), pending: z.number() 
 
 export const sessionsPath = '/api/sessions';
 
+export const MessagesQuery = z.object({
+  limit: z
+    .string()
+    .optional()
+    .transform((v) => {
+      const n = Number(v ?? 500);
+      return Number.isInteger(n) && n > 0 ? Math.min(n, 5_000) : 500;
+    }),
+});
+
 export const sessionRoutes = {
   list: route('GET', '/api/sessions', { reply: z.array(SessionDto) }),
   create: route('POST', '/api/sessions', { body: CreateTaskBody, reply: SessionDto }),
@@ -73,6 +83,7 @@ export const sessionRoutes = {
   done: route('POST', '/api/sessions/:id/done', { reply: SessionDto }),
   touch: route('POST', '/api/sessions/:id/touch', { reply: SessionDto }),
   link: route('POST', '/api/sessions/:id/peers', { body: LinkBody, reply: SessionDto }),
-  messages: route('GET', '/api/sessions/:id/messages', { reply: z.array(SessionMessageDto) }),
+  /** The timeline, oldest first; `?limit=` (default 500, at most 5000). */
+  messages: route('GET', '/api/sessions/:id/messages', { query: MessagesQuery, reply: z.array(SessionMessageDto) }),
   send: route('POST', '/api/sessions/:id/messages', { body: SendMessageBody, reply: SendReply }),
 } as const;

@@ -8,10 +8,9 @@ import { findOwner, readLock } from '../host/lock';
 import { claudeDesktopConfigPath, connectClaudeCode, connectClaudeDesktop, connectSnippet } from '../host/connect';
 import { MailroomError } from '../kernel/errors';
 import { openInBrowser } from '../host/browser';
-import type { SettingsDto } from '../../../shared/settings';
 import { createCliRuntime } from './cli-runtime';
 import type { CliCommandDef, CliRuntime } from '../kernel/cli';
-import type { StatusDto } from '../../../shared/contract';
+import { callRoute, routes, type Requester } from '../../../shared/contract';
 import { runHeadless } from './headless';
 import { runMcpStdio } from './mcp-stdio';
 // [cli] domain command definitions (data)
@@ -126,11 +125,11 @@ export function buildProgram(rt: CliRuntime, setOpts: (opts: CommonOpts, cmd: Co
         process.exitCode = 1;
         return;
       }
-      const get = async <T>(route: string) => (await (await fetch(owner.url + route, { headers: { authorization: `Bearer ${owner.token}` } })).json()) as T;
-      const health = await get<{ version: string; vault: string; uptime_s: number }>('/api/health');
-      const st = await get<StatusDto>('/api/status').catch(() => undefined);
+      const get: Requester = async (method, route) => (await fetch(owner.url + route, { method, headers: { authorization: `Bearer ${owner.token}` } })).json();
+      const health = await callRoute(get, routes.core.health, {});
+      const st = await callRoute(get, routes.core.status, {}).catch(() => undefined);
       // The owner knows whether it fell back from its usual port (flags of its own start are not ours).
-      const note = (await get<SettingsDto>('/api/settings').catch(() => undefined))?.address?.note ?? null;
+      const note = (await callRoute(get, routes.settings.get, {}).catch(() => undefined))?.address?.note ?? null;
       if (opts.json) {
         process.stdout.write(JSON.stringify({ running: true, pid: owner.pid, port: owner.port, url: `${owner.url}/?token=${owner.token}`, data_dir: config.dataDir, ...health, ...(st ? { index: st.index } : {}), port_note: note }) + '\n');
       } else {

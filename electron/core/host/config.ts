@@ -3,7 +3,7 @@ import path from 'node:path';
 import envPaths from 'env-paths';
 import { invalidArgument } from '../kernel/errors';
 import { writeFileAtomic } from '../kernel/fs';
-import { DEFAULT_PORT } from '../../../shared/settings';
+import { DEFAULT_PORT } from '../../../shared/contract/settings';
 import { ConfigFileSchema, type Config, type ConfigFile } from '../kernel/config';
 
 export { ConfigFileSchema, type Config, type ConfigFile } from '../kernel/config';

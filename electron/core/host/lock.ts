@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensurePrivateDir } from '../kernel/fs';
+import { coreRoutes } from '../../../shared/contract/core';
 
 /** `<data-dir>/mailroom.lock`: who owns this data dir and where it listens. */
 export interface LockInfo {
@@ -134,7 +135,7 @@ export async function findOwner(dataDir: string, waitMs = 5_000): Promise<Runnin
       const token = fs.existsSync(tokenPath(dataDir)) ? fs.readFileSync(tokenPath(dataDir), 'utf8').trim() : '';
       const url = `http://127.0.0.1:${lock.port}`;
       try {
-        const r = await fetch(`${url}/api/health`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(1_500) });
+        const r = await fetch(url + coreRoutes.health.path, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(1_500) });
         if (r.ok) return { pid: lock.pid, port: lock.port, url, token };
       } catch {
         /* not answering (yet) */

@@ -18,7 +18,7 @@ export function headlessPlatform(dataDir: string, hub: HubBroadcaster, log: Logg
     setBadge(key, count) {
       badges.set(key, count);
       const total = [...badges.values()].reduce((a, b) => a + b, 0);
-      hub.broadcast('BadgeChanged', { key, count, total });
+      hub.broadcast(HubEvent.badgeChanged, { key, count, total });
     },
     badges: () => Object.fromEntries(badges),
     secrets: keyFileSecretBox(dataDir),

@@ -4,14 +4,8 @@ import { parseWith } from '../kernel/tool';
 import { MailroomError, invalidArgument } from '../kernel/errors';
 import type { CoreContext, RouteDef } from '../kernel/types';
 import { countNotes } from '../domains/vault';
-import {
-  GitRemoteBodySchema,
-  LlmSettingBodySchema,
-  VaultSettingBodySchema,
-  type CheckResult,
-  type SettingsDto,
-  type VaultSwitchDto,
-} from '../../../shared/settings';
+import { implement } from '../kernel/route';
+import { settingsRoutes as R, type CheckResult, type SettingsDto } from '../../../shared/contract/settings';
 import { SECRET_MASK } from '../../../shared/secrets';
 import { configFilePath, updateConfigFile, type ConfigFile } from './config';
 
@@ -148,84 +142,64 @@ export function settingsRoutes(ctx: CoreContext, deps: SettingsDeps): RouteDef[]
   };
 
   return [
-    { method: 'GET', path: '/api/settings', handler: () => view() },
-    {
-      method: 'PUT',
-      path: '/api/settings/vault',
-      handler: (req): VaultSwitchDto => {
-        const body = parseWith(VaultSettingBodySchema, req.body, 'vault');
-        const dir = validateVaultFolder(body.path, config.dataDir);
-        const notes = countNotes(dir);
-        applyFile(updateConfigFile(config.dataDir, { vault: dir }));
-        const restarting = !!deps.restart && dir !== realOrSelf(config.vaultDir);
-        // After the reply is on its way: the owner stops this core and starts one on the new vault.
-        if (restarting) setTimeout(() => deps.restart!({ vaultDir: dir }), 150).unref();
-        return { path: dir, notes, restarting };
-      },
-    },
-    {
-      method: 'PUT',
-      path: '/api/settings/git-remote',
-      handler: (req) => {
-        const { url } = parseWith(GitRemoteBodySchema, req.body, 'git remote');
-        if (url) checkRemote(url);
-        // A masked URL sent back means "keep the stored one".
-        const keep = url.includes(SECRET_MASK) && config.file.git_remote && maskRemote(config.file.git_remote) === url;
-        if (!keep) applyFile(updateConfigFile(config.dataDir, { git_remote: url || undefined }));
+    implement(R.get, () => view()),
+    implement(R.vault, (req) => {
+      const body = parseWith(R.vault.body, req.body, 'vault');
+      const dir = validateVaultFolder(body.path, config.dataDir);
+      const notes = countNotes(dir);
+      applyFile(updateConfigFile(config.dataDir, { vault: dir }));
+      const restarting = !!deps.restart && dir !== realOrSelf(config.vaultDir);
+      // After the reply is on its way: the owner stops this core and starts one on the new vault.
+      if (restarting) setTimeout(() => deps.restart!({ vaultDir: dir }), 150).unref();
+      return { path: dir, notes, restarting };
+    }),
+    implement(R.gitRemote, (req) => {
+      const { url } = parseWith(R.gitRemote.body, req.body, 'git remote');
+      if (url) checkRemote(url);
+      // A masked URL sent back means "keep the stored one".
+      const keep = url.includes(SECRET_MASK) && config.file.git_remote && maskRemote(config.file.git_remote) === url;
+      if (!keep) applyFile(updateConfigFile(config.dataDir, { git_remote: url || undefined }));
+      return view();
+    }),
+    implement(R.testGitRemote, async (req): Promise<CheckResult> => {
+      const b = parseWith(R.testGitRemote.body, req.body, 'git remote');
+      let url = b.url?.trim() ? b.url.trim() : config.file.git_remote;
+      if (url && config.file.git_remote && url === maskRemote(config.file.git_remote)) url = config.file.git_remote;
+      if (!url) throw new MailroomError('git_remote_missing', 'No git remote set. Type the https address of the repository first.', {}, 400);
+      checkRemote(url);
+      try {
+        const r = await deps.push(url);
+        return { ok: r.ok, message: r.ok ? `Pushed ${r.ref} to ${maskRemote(url)}.` : `The server did not accept the push of ${r.ref}.` };
+      } catch (e) {
+        const err = e as MailroomError;
+        return { ok: false, code: err.code ?? 'git_push_failed', message: (err.message ?? String(e)).split(url).join(maskRemote(url)) };
+      }
+    }),
+    implement(R.llm, (req) => {
+      const b = parseWith(R.llm.body, req.body, 'LLM endpoint');
+      if (!b.base_url) {
+        applyFile(updateConfigFile(config.dataDir, { llm: undefined }));
         return view();
-      },
-    },
-    {
-      method: 'POST',
-      path: '/api/settings/git-remote/test',
-      handler: async (req): Promise<CheckResult> => {
-        const b = (req.body ?? {}) as { url?: string };
-        let url = typeof b.url === 'string' && b.url.trim() ? b.url.trim() : config.file.git_remote;
-        if (url && config.file.git_remote && url === maskRemote(config.file.git_remote)) url = config.file.git_remote;
-        if (!url) throw new MailroomError('git_remote_missing', 'No git remote set. Type the https address of the repository first.', {}, 400);
-        checkRemote(url);
-        try {
-          const r = await deps.push(url);
-          return { ok: r.ok, message: r.ok ? `Pushed ${r.ref} to ${maskRemote(url)}.` : `The server did not accept the push of ${r.ref}.` };
-        } catch (e) {
-          const err = e as MailroomError;
-          return { ok: false, code: err.code ?? 'git_push_failed', message: (err.message ?? String(e)).split(url).join(maskRemote(url)) };
-        }
-      },
-    },
-    {
-      method: 'PUT',
-      path: '/api/settings/llm',
-      handler: (req) => {
-        const b = parseWith(LlmSettingBodySchema, req.body, 'LLM endpoint');
-        if (!b.base_url) {
-          applyFile(updateConfigFile(config.dataDir, { llm: undefined }));
-          return view();
-        }
-        try {
-          new URL(b.base_url);
-        } catch {
-          throw invalidArgument(`"${b.base_url}" is not a URL. Use the base address, e.g. http://127.0.0.1:11434/v1 for Ollama.`);
-        }
-        if (!b.model) throw invalidArgument('Name the model to use (e.g. llama3.2).');
-        const plain = config.file.llm?.api_key;
-        // A key stored in clear by an older version is sealed now.
-        const cur = readSealed(config.dataDir) ?? (plain ? secrets.encrypt(plain) : undefined);
-        const sealed = b.api_key === undefined || b.api_key === SECRET_MASK ? cur : b.api_key === '' ? undefined : secrets.encrypt(b.api_key);
-        applyFile(updateConfigFile(config.dataDir, { llm: { base_url: b.base_url, model: b.model, ...(sealed ? { api_key_sealed: sealed } : {}) } }));
-        return view();
-      },
-    },
-    {
-      method: 'POST',
-      path: '/api/settings/llm/test',
-      handler: async (req): Promise<CheckResult> => {
-        const b = parseWith(LlmSettingBodySchema, req.body ?? {}, 'LLM endpoint');
-        const apiKey = b.api_key === undefined || b.api_key === SECRET_MASK ? config.file.llm?.api_key : b.api_key || undefined;
-        if (!b.base_url || !b.model) throw invalidArgument('Fill in the base URL and the model to test the endpoint.');
-        return testLlm({ base_url: b.base_url, model: b.model, api_key: apiKey });
-      },
-    },
+      }
+      try {
+        new URL(b.base_url);
+      } catch {
+        throw invalidArgument(`"${b.base_url}" is not a URL. Use the base address, e.g. http://127.0.0.1:11434/v1 for Ollama.`);
+      }
+      if (!b.model) throw invalidArgument('Name the model to use (e.g. llama3.2).');
+      const plain = config.file.llm?.api_key;
+      // A key stored in clear by an older version is sealed now.
+      const cur = readSealed(config.dataDir) ?? (plain ? secrets.encrypt(plain) : undefined);
+      const sealed = b.api_key === undefined || b.api_key === SECRET_MASK ? cur : b.api_key === '' ? undefined : secrets.encrypt(b.api_key);
+      applyFile(updateConfigFile(config.dataDir, { llm: { base_url: b.base_url, model: b.model, ...(sealed ? { api_key_sealed: sealed } : {}) } }));
+      return view();
+    }),
+    implement(R.testLlm, async (req) => {
+      const b = parseWith(R.testLlm.body, req.body ?? {}, 'LLM endpoint');
+      const apiKey = b.api_key === undefined || b.api_key === SECRET_MASK ? config.file.llm?.api_key : b.api_key || undefined;
+      if (!b.base_url || !b.model) throw invalidArgument('Fill in the base URL and the model to test the endpoint.');
+      return testLlm({ base_url: b.base_url, model: b.model, api_key: apiKey });
+    }),
   ];
 }
 

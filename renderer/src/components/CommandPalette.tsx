@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { api, ApiError } from '../api';
+import { ApiError, call, routes } from '../api';
 import { runCommand } from '../commands';
 import { useToasts } from './Toasts';
 
@@ -113,7 +113,7 @@ export function CommandPalette() {
         keywords: 'rebuild index search refresh',
         run: async () => {
           try {
-            const r = await api.post<{ scanned: number; indexed: number; removed: number; ms: number }>('/api/vault/reindex', { full: false });
+            const r = await call(routes.vault.reindex, { body: { full: false } });
             toasts.show({ title: 'Vault reindexed', body: `${r.scanned} notes checked, ${r.indexed} re-read, ${r.removed} removed in ${r.ms} ms.` });
           } catch (e) {
             fail(e);
@@ -131,7 +131,7 @@ export function CommandPalette() {
           keywords: typed,
           run: async () => {
             try {
-              await api.post('/api/inbox/capture', { text: typed });
+              await call(routes.inbox.capture, { body: { text: typed } });
               toasts.show({ title: 'Captured to the inbox' });
             } catch (e) {
               fail(e);

@@ -1,4 +1,4 @@
-import type { MatchRange } from '../../../shared/vault';
+import type { MatchRange } from '../../../shared/contract/vault';
 
 /** Text with the server's match ranges as <mark> — React text nodes only, never HTML. */
 export function Highlight({ text, ranges }: { text: string; ranges: MatchRange[] }) {

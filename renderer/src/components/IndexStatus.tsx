@@ -1,14 +1,13 @@
 import { useEffect, useState } from 'react';
-import { api } from '../api';
+import { call, routes } from '../api';
 import { useHubEvent, useOnReconnect } from '../hub';
-import { HubEvent, type IndexProgressDto, type StatusDto } from '../../../shared/api';
+import { HubEvent, type IndexProgressDto } from '../../../shared/contract';
 
 /** "indexing 12,300 / 50,000" while the vault's background index builds; nothing once ready. */
 export function IndexStatus() {
   const [p, setP] = useState<IndexProgressDto | undefined>();
   const load = () => {
-    api
-      .get<StatusDto>('/api/status')
+    call(routes.core.status)
       .then((s) => setP(s.index))
       .catch(() => undefined);
   };

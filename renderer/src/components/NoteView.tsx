@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState, type MouseEvent } from 'react';
-import type { RevealReply, VaultNoteView } from '../../../shared/vault';
-import { api, ApiError } from '../api';
+import type { VaultNoteView } from '../../../shared/contract/vault';
+import { ApiError, call, routes } from '../api';
 import { noteHref, renderNote } from './noteMarkdown';
 
 function fmValue(v: unknown): string {
@@ -25,7 +25,7 @@ export function NoteView({ path, onOpen }: { path: string; onOpen?: (path: strin
     setNote(null);
     setError(null);
     setRevealed(null);
-    api.get<VaultNoteView>(`/api/vault/note?path=${encodeURIComponent(path)}`).then(
+    call(routes.vault.note, { query: { path } }).then(
       (n) => live && setNote(n),
       (e: unknown) => live && setError(e instanceof ApiError ? { code: e.code, message: e.message } : { code: 'error', message: String(e) }),
     );
@@ -47,7 +47,7 @@ export function NoteView({ path, onOpen }: { path: string; onOpen?: (path: strin
   const reveal = async () => {
     setRevealed(null);
     try {
-      await api.post<RevealReply>('/api/vault/reveal', { path });
+      await call(routes.vault.reveal, { body: { path } });
       setRevealed('Shown in your file manager.');
     } catch (e) {
       setRevealed(e instanceof ApiError ? e.message : String(e));

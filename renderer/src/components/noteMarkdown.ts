@@ -1,5 +1,5 @@
 import { Marked, type Tokens, type TokenizerAndRendererExtension } from 'marked';
-import type { ResolvedLink } from '../../../shared/vault';
+import type { ResolvedLink } from '../../../shared/contract/vault';
 import { escapeHtml, sanitizeHtml } from '../pages/sessions/markdown';
 
 /** The in-app address of a note (the Vault page reads `path` from the hash). */

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { HistoryDetail, HistoryEntry, HistoryListReply, HistoryUndoReply } from '../../../shared/history';
-import { HubEvent } from '../../../shared/api';
-import { api, ApiError } from '../api';
+import type { HistoryDetail, HistoryEntry, HistoryListReply } from '../../../shared/contract/history';
+import { HubEvent } from '../../../shared/contract';
+import { ApiError, call, routes } from '../api';
 import { EmptyState } from '../components/EmptyState';
 import { useToasts } from '../components/Toasts';
 import { useHubEvent } from '../hub';
@@ -39,7 +39,7 @@ function Detail({ id }: { id: string }) {
   const [d, setD] = useState<HistoryDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    api.get<HistoryDetail>(`/api/history/entry?id=${encodeURIComponent(id)}`).then(setD, (e: Error) => setError(e.message));
+    call(routes.history.entry, { query: { id } }).then(setD, (e: Error) => setError(e.message));
   }, [id]);
   if (error) return <p className="error">{error}</p>;
   if (!d) return <p className="muted">Loading…</p>;
@@ -81,7 +81,7 @@ export function HistoryPage() {
   const toasts = useToasts();
 
   const reload = useCallback(() => {
-    api.get<HistoryListReply>('/api/history?limit=50').then(
+    call(routes.history.list, { query: { limit: 50 } }).then(
       (r) => {
         setList(r);
         setError(null);
@@ -98,7 +98,7 @@ export function HistoryPage() {
 
   const more = async () => {
     if (!list?.next_cursor) return;
-    const r = await api.get<HistoryListReply>(`/api/history?limit=50&cursor=${encodeURIComponent(list.next_cursor)}`);
+    const r = await call(routes.history.list, { query: { limit: 50, cursor: list.next_cursor } });
     setList({ ...r, entries: [...list.entries, ...r.entries] });
   };
 
@@ -107,7 +107,7 @@ export function HistoryPage() {
     setBusy(true);
     setUndoError(null);
     try {
-      const r = await api.post<HistoryUndoReply>('/api/history/undo', { id: confirm.id });
+      const r = await call(routes.history.undo, { body: { id: confirm.id } });
       dialog.current?.close();
       toasts.show({ title: 'Undone', body: `${r.restored.length} file${r.restored.length === 1 ? '' : 's'} back where they were.` });
       reload();

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ConnectSnippetDto, InfoDto } from '../../../shared/contract';
-import type { SettingsDto } from '../../../shared/settings';
-import { api, ApiError, call, routes } from '../api';
+import type { SettingsDto } from '../../../shared/contract/settings';
+import { ApiError, call, routes } from '../api';
 import { useOnReconnect } from '../hub';
 import { useRoute } from '../router';
 import { CopyButton } from '../components/CopyButton';
@@ -33,7 +33,7 @@ export function SettingsPage() {
 
   const load = useCallback(() => {
     call(routes.core.info).then(setInfo, (e: Error) => setError(e.message));
-    api.get<SettingsDto>('/api/settings').then(setSettings, (e: Error) => setError(e.message));
+    call(routes.settings.get).then(setSettings, (e: Error) => setError(e.message));
     call(routes.core.connect).then(setSnippet, (e: Error) => setError(e.message));
   }, []);
   useEffect(load, [load]);

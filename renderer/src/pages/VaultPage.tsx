@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { VaultNotesReply, VaultSearchHit, VaultSearchReply, VaultTreeReply } from '../../../shared/vault';
-import { api, ApiError } from '../api';
+import type { VaultNotesReply, VaultSearchHit, VaultSearchReply, VaultTreeReply } from '../../../shared/contract/vault';
+import { ApiError, call, routes } from '../api';
 import { EmptyState } from '../components/EmptyState';
 import { Highlight } from '../components/Highlight';
 import { NoteView } from '../components/NoteView';
@@ -60,7 +60,7 @@ export function VaultPage() {
   }, []);
 
   useEffect(() => {
-    api.get<VaultTreeReply>('/api/vault/tree').then(setTree, (e: Error) => setError(e.message));
+    call(routes.vault.tree).then(setTree, (e: Error) => setError(e.message));
   }, []);
 
   // Search as you type (debounced); the URL keeps the query without adding history entries.
@@ -83,7 +83,7 @@ export function VaultPage() {
     let live = true;
     setLoading(true);
     setError(null);
-    api.get<VaultSearchReply>(`/api/vault/search?q=${encodeURIComponent(state.q)}&limit=20`).then(
+    call(routes.vault.search, { query: { q: state.q, limit: 20 } }).then(
       (r) => {
         if (!live) return;
         setSearch(r);
@@ -104,7 +104,7 @@ export function VaultPage() {
   useEffect(() => {
     if (state.q) return;
     let live = true;
-    api.get<VaultNotesReply>(`/api/vault/notes?folder=${encodeURIComponent(state.folder)}&limit=100`).then(
+    call(routes.vault.notes, { query: { folder: state.folder, limit: 100 } }).then(
       (r) => {
         if (!live) return;
         setNotes(r);
@@ -119,12 +119,12 @@ export function VaultPage() {
 
   const moreSearch = async () => {
     if (!search?.next_offset) return;
-    const r = await api.get<VaultSearchReply>(`/api/vault/search?q=${encodeURIComponent(search.query)}&limit=20&offset=${search.next_offset}`);
+    const r = await call(routes.vault.search, { query: { q: search.query, limit: 20, offset: search.next_offset } });
     setSearch({ ...r, hits: [...search.hits, ...r.hits] });
   };
   const moreNotes = async () => {
     if (!notes?.next_cursor) return;
-    const r = await api.get<VaultNotesReply>(`/api/vault/notes?folder=${encodeURIComponent(notes.folder)}&limit=100&cursor=${encodeURIComponent(notes.next_cursor)}`);
+    const r = await call(routes.vault.notes, { query: { folder: notes.folder, limit: 100, cursor: notes.next_cursor } });
     setNotes({ ...r, notes: [...notes.notes, ...r.notes] });
   };
 

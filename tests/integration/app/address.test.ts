@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
 import { resolveConfig, startOwner, type Owner } from '../../../electron/core/host';
 import { silentLogger } from '../../../electron/core/kernel/log';
-import { DEFAULT_PORT, type SettingsDto } from '../../../shared/settings';
+import { DEFAULT_PORT, type SettingsDto } from '../../../shared/contract/settings';
 import { REPO_ROOT, tempDir, waitFor } from '../../helpers/owner';
 import { killAndWait, runCli, startCli } from '../../helpers/cli';
 

@@ -3,7 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CheckResult, SettingsDto, VaultSwitchDto } from '../../../shared/settings';
+import type { CheckResult, SettingsDto, VaultSwitchDto } from '../../../shared/contract/settings';
 import { startTestOwner, tempDir, waitFor, type TestOwner } from '../../helpers/owner';
 
 /** A real local OpenAI-compatible endpoint that wants one API key. */

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestOwner, tempDir, writeFiles, type TestOwner } from '../../helpers/owner';
-import type { HistoryDetail, HistoryListReply, HistoryUndoReply } from '../../../shared/history';
+import type { HistoryDetail, HistoryListReply, HistoryUndoReply } from '../../../shared/contract/history';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 

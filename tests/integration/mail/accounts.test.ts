@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MailInboxView, MailTestResult } from '../../../shared/settings';
+import type { InboxView as MailInboxView, MailTestResult } from '../../../shared/contract/mail';
 import { startTestOwner, waitFor, type TestOwner } from '../../helpers/owner';
 import { DOVECOT, startDovecot } from './dovecot';
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { startTestOwner, tempDir, waitFor, type TestOwner } from '../../helpers/owner';
-import type { VaultNoteView, VaultNotesReply, VaultSearchReply, VaultTreeReply } from '../../../shared/vault';
+import type { VaultNoteView, VaultNotesReply, VaultSearchReply, VaultTreeReply } from '../../../shared/contract/vault';
 
 const VAULT: Record<string, string> = {
   'projects/atlas.md':

@@ -1,5 +1,6 @@
 /** Builds the history domain (its public face is ./index.ts). */
 import path from 'node:path';
+import type { z } from 'zod';
 import { MailroomError, notFound } from '../../kernel/errors';
 import { parseWith } from '../../kernel/tool';
 import type { CoreContext, Domain } from '../../kernel/types';
@@ -7,8 +8,8 @@ import type { VaultApi } from '../vault';
 import type { InboxApi } from '../inbox';
 import { toPosix } from '../vault';
 import {
+  historyRoutes as R,
   HistoryListQuery,
-  HistoryUndoBody,
   type FileChange,
   type HistoryDetail,
   type HistoryEntry,
@@ -16,7 +17,8 @@ import {
   type HistoryListReply,
   type HistoryUndo,
   type HistoryUndoReply,
-} from '../../../../shared/history';
+} from '../../../../shared/contract/history';
+import { implement } from '../../kernel/route';
 import { isBinary, unifiedDiff } from './diff';
 import type { BatchRow, InboxBatchLog, MailSentLog, RouterRunLog } from './ports';
 
@@ -35,7 +37,8 @@ export interface HistoryDeps {
 }
 
 export interface HistoryApi {
-  list(query?: Record<string, string | undefined>): Promise<HistoryListReply>;
+  /** A page of entries; the query is checked with the contract's HistoryListQuery (raw strings or numbers). */
+  list(query?: z.input<typeof HistoryListQuery>): Promise<HistoryListReply>;
   detail(id: string): Promise<HistoryDetail>;
   undo(id: string): Promise<HistoryUndoReply>;
 }
@@ -222,9 +225,9 @@ export function createHistory(ctx: CoreContext, deps: HistoryDeps): HistoryDomai
     name: 'history',
     ...api,
     routes: [
-      { method: 'GET', path: '/api/history', handler: (req) => api.list(Object.fromEntries(req.query)) },
-      { method: 'GET', path: '/api/history/entry', handler: (req) => api.detail(req.query.get('id') ?? '') },
-      { method: 'POST', path: '/api/history/undo', handler: (req) => api.undo(parseWith(HistoryUndoBody, req.body, 'body').id) },
+      implement(R.list, (req) => api.list(req.query), { queryName: 'query' }),
+      implement(R.entry, (req) => api.detail(req.query.id)),
+      implement(R.undo, (req) => api.undo(parseWith(R.undo.body, req.body, 'body').id)),
     ],
   };
 }

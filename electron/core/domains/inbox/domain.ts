@@ -6,10 +6,12 @@ import { RawResponse, type CoreContext, type Domain } from '../../kernel/types';
 import type { Nlp } from '../nlp';
 import { inboxSchema } from '../../kernel/db/migrations/002_inbox';
 import { atomicWrite, freePath, listVaultFiles, normalizeRel, parseNote, readVaultFile, sha256, tryReadVaultFile, vaultFileStat, type VaultApi } from '../vault';
-import { HubEvent } from '../../../../shared/contract';
+import { HubEvent, type ReplyOf } from '../../../../shared/contract';
+import { inboxRoutes as R } from './contract';
+import { implement } from '../../kernel/route';
 import { analyzeOne, INBOX_FOLDER, type AnalysisDetail } from './analyze';
 import { saveItem, type SaveInput, type SaveResult } from './capture';
-import type { ActionInput, AnalysisItem, AnalyzeResult, ExecuteResult, UndoResult } from './contract';
+import type { ActionInput, AnalysisItem, AnalyzeResult, ExampleRow, ExecuteResult, UndoResult } from './contract';
 import { InboxJournal } from './execute';
 import { ExampleStore, type NewExample, type RuleSuggestion } from './learn';
 import { folderProfiles } from './profiles';
@@ -389,16 +391,15 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
     },
     tools: [saveTool, analyzeTool, executeTool, undoTool],
     routes: [
-      { method: 'GET', path: '/api/inbox', handler: () => list() },
-      { method: 'POST', path: '/api/inbox/analyze', handler: (req) => invokeTool(analyzeTool, req.body ?? {}, { origin: 'api' }) },
-      { method: 'POST', path: '/api/inbox/execute', handler: (req) => invokeTool(executeTool, req.body, { origin: 'api' }) },
-      { method: 'POST', path: '/api/inbox/undo', handler: (req) => invokeTool(undoTool, req.body, { origin: 'api' }) },
-      { method: 'POST', path: '/api/inbox/save', handler: (req) => invokeTool(saveTool, req.body, { origin: 'api' }) },
-      {
-        method: 'POST',
-        path: '/api/inbox/capture',
-        maxBytes: 32 * 1024 * 1024,
-        handler: async (req) => {
+      // The tool-backed bodies are the tools' inputs (the contract's schemas), parsed by invokeTool.
+      implement(R.list, () => list()),
+      implement(R.analyze, async (req) => (await invokeTool(analyzeTool, req.body ?? {}, { origin: 'api' })) as ReplyOf<typeof R.analyze>),
+      implement(R.execute, async (req) => (await invokeTool(executeTool, req.body, { origin: 'api' })) as ReplyOf<typeof R.execute>),
+      implement(R.undo, async (req) => (await invokeTool(undoTool, req.body, { origin: 'api' })) as ReplyOf<typeof R.undo>),
+      implement(R.save, async (req) => (await invokeTool(saveTool, req.body, { origin: 'api' })) as ReplyOf<typeof R.save>),
+      implement(
+        R.capture,
+        async (req) => {
           const b = (req.body ?? {}) as { text?: unknown; content?: unknown; title?: unknown; files?: unknown };
           const text = b.text ?? b.content;
           if (text !== undefined && typeof text !== 'string') throw new MailroomError('invalid_argument', 'content (or text) must be a string.');
@@ -412,17 +413,15 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
           // The first saved item's fields at the top level, for the single-text case.
           return { ...r.saved[0], saved: r.saved };
         },
-      },
-      { method: 'GET', path: '/api/inbox/batches', handler: () => ({ batches: journal.lastBatches(20) }) },
-      {
-        method: 'GET',
-        path: '/api/inbox/examples.jsonl',
-        handler: () => new RawResponse(200, examples.jsonl(), { 'content-type': 'application/x-ndjson; charset=utf-8', 'content-disposition': 'attachment; filename="inbox-examples.jsonl"' }),
-      },
-      { method: 'GET', path: '/api/inbox/examples', handler: () => ({ count: examples.count(), examples: examples.exportRows() }) },
-      { method: 'GET', path: '/api/inbox/rules/suggestions', handler: () => ({ suggestions: examples.suggestions('open') }) },
-      { method: 'POST', path: '/api/inbox/rules/suggestions/:id/accept', handler: (req) => acceptRule(suggestionId(req.params.id)) },
-      { method: 'POST', path: '/api/inbox/rules/suggestions/:id/dismiss', handler: (req) => dismissRule(suggestionId(req.params.id)) },
+        { maxBytes: 32 * 1024 * 1024 },
+      ),
+      implement(R.batches, () => ({ batches: journal.lastBatches(20) })),
+      implement(R.examplesJsonl, () => new RawResponse(200, examples.jsonl(), { 'content-type': 'application/x-ndjson; charset=utf-8', 'content-disposition': 'attachment; filename="inbox-examples.jsonl"' })),
+      // exportRows builds plain JSON rows (with more fields than ExampleRow names).
+      implement(R.examples, () => ({ count: examples.count(), examples: examples.exportRows() as ExampleRow[] })),
+      implement(R.ruleSuggestions, () => ({ suggestions: examples.suggestions('open') })),
+      implement(R.acceptRule, (req) => acceptRule(suggestionId(req.params.id))),
+      implement(R.dismissRule, (req) => dismissRule(suggestionId(req.params.id))),
     ],
     counts: () => ({ inbox_items: inboxFiles().length }),
     async start() {

@@ -1,6 +1,6 @@
 import { ImapFlow } from 'imapflow';
 import nodemailer from 'nodemailer';
-import type { MailTestResult } from '../../../../shared/settings';
+import type { MailTestResult } from '../../../../shared/contract/mail';
 
 /** Where a mail connection went: used to say which server failed. */
 export interface MailEndpoint {

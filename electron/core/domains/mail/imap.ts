@@ -1,6 +1,6 @@
 import { ImapFlow } from 'imapflow';
 import type { Logger, SecretBox } from '../../kernel/index';
-import type { ImapSyncState } from '../../../../shared/settings';
+import type { ImapSyncState } from '../../../../shared/contract/mail';
 import { describeMailError, retryDelayMs, tlsFor } from './accounts';
 import type { RawItem } from './importers';
 import type { ImportReport } from './ingest';

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { MailroomError } from '../../kernel/errors';
+import { HubEvent } from '../../../../shared/contract/hub';
 import { readSource, readUpload, readUploadFile, type RawItem } from './importers';
 import { ingest, type ImportReport } from './ingest';
 import type { MailPart } from './part';
@@ -37,7 +38,7 @@ export class MailImport {
   importPath(inboxId: string, p: string, onProgress?: (p: { phase: 'parse' | 'store'; done: number; total: number }) => void): Promise<ImportReport> {
     const ib = this.p.store.inbox(inboxId);
     // Streams (an mbox is split as it is read); the UI hears the progress like an upload's.
-    const progress = onProgress ?? ((x: { phase: 'parse' | 'store'; done: number; total: number }) => this.p.core.hub.broadcast('MailImportProgress', { import_id: null, inbox_id: ib.id, ...x }));
+    const progress = onProgress ?? ((x: { phase: 'parse' | 'store'; done: number; total: number }) => this.p.core.hub.broadcast(HubEvent.mailImportProgress, { import_id: null, inbox_id: ib.id, ...x }));
     return this.importItems(ib.id, readSource(p), progress);
   }
 
@@ -47,7 +48,7 @@ export class MailImport {
   }
 
   private importUploadItems(inboxId: string, items: Iterable<RawItem>, importId?: string): Promise<ImportReport> {
-    const progress = (p: { phase: 'parse' | 'store' | 'done'; done: number; total: number }) => this.p.core.hub.broadcast('MailImportProgress', { import_id: importId ?? null, inbox_id: inboxId, ...p });
+    const progress = (p: { phase: 'parse' | 'store' | 'done'; done: number; total: number }) => this.p.core.hub.broadcast(HubEvent.mailImportProgress, { import_id: importId ?? null, inbox_id: inboxId, ...p });
     return this.importItems(inboxId, items, progress).then((report) => {
       // The last event of an import: the page ends its bar on this or on the HTTP reply, whichever is first.
       progress({ phase: 'done', done: report.total, total: report.total });

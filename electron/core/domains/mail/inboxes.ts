@@ -1,5 +1,6 @@
 import { MailroomError, invalidArgument } from '../../kernel/errors';
-import type { MailTestBody, MailTestResult } from '../../../../shared/settings';
+import type { MailTestBody, MailTestResult } from '../../../../shared/contract/mail';
+import { HubEvent } from '../../../../shared/contract/hub';
 import { testImap, testSmtp } from './accounts';
 import { ImapSync, type ImapState } from './imap';
 import type { RawItem } from './importers';
@@ -124,7 +125,7 @@ export class MailInboxes {
       secrets: this.p.core.platform.secrets,
       log: this.p.core.log.child('mail.imap'),
       ingest: (inbox, items) => this.ingest(inbox.id, items),
-      onState: (id, state) => this.p.core.hub.broadcast('MailSync', { inbox_id: id, ...state }),
+      onState: (id, state) => this.p.core.hub.broadcast(HubEvent.mailSync, { inbox_id: id, ...state }),
     });
     this.syncs.set(ib.id, s);
     await s.start();

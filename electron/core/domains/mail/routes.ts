@@ -1,243 +1,154 @@
-import { z } from 'zod';
 import { parseWith } from '../../kernel/tool';
-import { MailroomError, invalidArgument } from '../../kernel/errors';
+import { MailroomError } from '../../kernel/errors';
 import { RawResponse, type RouteDef } from '../../kernel/types';
+import { implement } from '../../kernel/route';
 import type { MailService } from './service';
-import { MailForwardBody, MailSendBody, forwardSubject, type MailSendResult } from '../../../../shared/mail-compose';
-import type { ThreadStatus } from './store';
-import { ImapAccountSchema, MailTestBodySchema, SmtpAccountSchema } from '../../../../shared/settings';
+import type { InboxRow, MessageRow, ThreadRow } from './store';
+import {
+  mailRoutes as R,
+  forwardSubject,
+  type InboxView,
+  type MessageView,
+  type SearchHit,
+  type ThreadItem,
+  type Triage,
+} from '../../../../shared/contract/mail';
 
-const InboxCreate = z.object({ address: z.string().min(3), id: z.string().optional(), name: z.string().optional(), labels: z.array(z.string()).optional() });
-const Imap = ImapAccountSchema;
-const Smtp = SmtpAccountSchema;
-const InboxPatch = z.object({
-  name: z.string().nullable().optional(),
-  labels: z.array(z.string()).optional(),
-  status: z.enum(['active', 'paused']).optional(),
-  imap: Imap.nullable().optional(),
-  smtp: Smtp.nullable().optional(),
-});
-const ThreadPatch = z.object({ status: z.enum(['open', 'closed', 'snoozed']).optional(), snooze_until: z.string().optional(), labels: z.array(z.string()).optional() });
-const DraftCreate = z.object({ policy_id: z.string().default('default'), goal: z.string().min(1) });
-const Reply = z.object({ body_or_draft_id: z.string().min(1), idempotency_key: z.string().min(1) });
-
-/** REST for the Mail page and the CLI (`/api/mail/...`). */
+/**
+ * REST for the Mail page, Settings → Mail accounts and the CLI (`/api/mail/...`), as the contract
+ * (shared/contract/mail.ts) defines it. The service builds its DTOs as plain JSON objects; the
+ * casts below are where they meet the contract's types (the reply-schema test checks the shapes).
+ */
 export function mailRoutes(mail: MailService): RouteDef[] {
   const s = mail.store;
+  const view = (ib: InboxRow) => mail.inboxView(ib) as InboxView;
+  const threadDto = (t: ThreadRow) => mail.threadDto(t) as Omit<ThreadItem, 'snooze_until' | 'unread' | 'messages' | 'triage'>;
+  const messageDto = (m: MessageRow) => mail.messageDto(m) as Omit<MessageView, 'remote_content' | 'attachments' | 'triage'>;
+  const triageOf = (x: { triage: Record<string, unknown> | null }) => x.triage as Triage | null;
   return [
-    { method: 'GET', path: '/api/mail/inboxes', handler: () => s.listInboxes().map((ib) => mail.inboxView(ib)) },
-    { method: 'POST', path: '/api/mail/inboxes', handler: (req) => mail.inboxView(mail.createInbox(parseWith(InboxCreate, req.body, 'inbox'))) },
-    // Settings → Mail accounts: "Test connection" before saving.
-    { method: 'POST', path: '/api/mail/accounts/test', handler: async (req) => mail.testAccount(parseWith(MailTestBodySchema, req.body, 'account test')) },
-    { method: 'GET', path: '/api/mail/inboxes/:id', handler: (req) => mail.inboxView(s.inbox(req.params.id)) },
-    { method: 'PATCH', path: '/api/mail/inboxes/:id', handler: (req) => mail.inboxView(mail.updateInbox(req.params.id, parseWith(InboxPatch, req.body, 'inbox settings'))) },
-    {
-      method: 'DELETE',
-      path: '/api/mail/inboxes/:id',
-      handler: (req) => {
-        mail.deleteInbox(req.params.id);
-        return { ok: true };
-      },
-    },
-    {
-      // The Mail page's thread list: pages of recent activity for a virtualized list, any size of inbox.
-      method: 'GET',
-      path: '/api/mail/inboxes/:id/threads/page',
-      handler: (req) => {
-        const ib = s.inbox(req.params.id);
-        const status = (req.query.get('status') || undefined) as ThreadStatus | undefined;
-        if (status && !['open', 'closed', 'snoozed'].includes(status)) throw invalidArgument('status must be open, closed or snoozed.');
-        const limit = Math.max(1, Math.min(500, Number(req.query.get('limit') ?? 100) || 100));
-        const cursor = req.query.get('cursor');
-        let after: { u: string; s: number } | undefined;
-        if (cursor) {
-          try {
-            after = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { u: string; s: number };
-          } catch {
-            after = undefined;
-          }
-          if (!after || typeof after.u !== 'string' || typeof after.s !== 'number') throw new MailroomError('invalid_cursor', 'That cursor is not one this list gave out; start again without a cursor.', { cursor });
+    implement(R.inboxes, () => s.listInboxes().map(view)),
+    implement(R.createInbox, (req) => view(mail.createInbox(parseWith(R.createInbox.body, req.body, 'inbox')))),
+    implement(R.testAccount, async (req) => mail.testAccount(parseWith(R.testAccount.body, req.body, 'account test'))),
+    implement(R.inbox, (req) => view(s.inbox(req.params.id))),
+    implement(R.updateInbox, (req) => view(mail.updateInbox(req.params.id, parseWith(R.updateInbox.body, req.body, 'inbox settings')))),
+    implement(R.deleteInbox, (req) => {
+      mail.deleteInbox(req.params.id);
+      return { ok: true };
+    }),
+    implement(R.threadsPage, (req) => {
+      const ib = s.inbox(req.params.id);
+      const { status, limit, cursor } = req.query;
+      let after: { u: string; s: number } | undefined;
+      if (cursor) {
+        try {
+          after = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { u: string; s: number };
+        } catch {
+          after = undefined;
         }
-        const rows = s.threadsByRecentPage({ inboxId: ib.id, status, after, limit: limit + 1 });
-        const page = rows.slice(0, limit);
-        const last = page[page.length - 1];
-        return {
-          threads: page.map((t) => ({ ...mail.threadDto(t), snooze_until: t.snooze_until, unread: t.unread, messages: t.messages, triage: t.triage })),
-          next_cursor: rows.length > limit ? Buffer.from(JSON.stringify({ u: last.updated_at, s: last.seq })).toString('base64url') : null,
-        };
-      },
-    },
-    {
-      method: 'GET',
-      path: '/api/mail/inboxes/:id/threads',
-      handler: (req) => {
-        const ib = s.inbox(req.params.id);
-        const status = (req.query.get('status') || undefined) as ThreadStatus | undefined;
-        if (status && !['open', 'closed', 'snoozed'].includes(status)) throw invalidArgument('status must be open, closed or snoozed.');
-        const unread = s.unreadByThread(ib.id);
-        const counts = Object.fromEntries(
-          (s.db.prepare('SELECT thread_id, count(*) AS n FROM mail_messages WHERE inbox_id = ? GROUP BY thread_id').all(ib.id) as Array<{ thread_id: string; n: number }>).map((r) => [r.thread_id, r.n]),
-        );
-        const limit = Math.min(500, Number(req.query.get('limit') ?? 200) || 200);
-        return s.threadsByRecent(ib.id, limit, { status, label: req.query.get('label') || undefined }).map((t) => ({
-          ...mail.threadDto(t),
-          snooze_until: t.snooze_until,
-          unread: unread[t.id] ?? 0,
-          messages: counts[t.id] ?? 0,
-          triage: t.triage,
-        }));
-      },
-    },
-    {
-      method: 'GET',
-      path: '/api/mail/threads/:id',
-      handler: (req) => {
-        const t = s.thread(req.params.id);
-        return {
-          thread: { ...mail.threadDto(t), snooze_until: t.snooze_until, triage: t.triage },
-          messages: s.threadMessages(t.id).map((m) => ({ ...mail.messageDto(m), remote_content: m.remote_content, attachments: m.attachments, seen: m.seen, triage: m.triage })),
-          drafts: mail.threadDrafts(t.id),
-          outbox: mail.outbox.list().filter((o) => o.thread_id === t.id),
-          summary: mail.summary(t.id).summary,
-        };
-      },
-    },
-    {
-      method: 'PATCH',
-      path: '/api/mail/threads/:id',
-      handler: (req) => {
-        const p = parseWith(ThreadPatch, req.body, 'thread update');
-        let t = s.thread(req.params.id);
-        if (p.status) t = s.setThreadStatus(t.id, p.status, p.snooze_until);
-        if (p.labels) t = s.setThreadLabels(t.id, p.labels);
-        mail.changed(t.inbox_id, 'thread', { thread_id: t.id });
-        return { ...mail.threadDto(t), snooze_until: t.snooze_until };
-      },
-    },
-    {
-      method: 'POST',
-      path: '/api/mail/threads/:id/seen',
-      handler: (req) => {
-        const t = s.thread(req.params.id);
-        s.markThreadSeen(t.id);
-        mail.changed(t.inbox_id, 'seen', { thread_id: t.id });
-        return { ok: true };
-      },
-    },
-    {
-      method: 'GET',
-      path: '/api/mail/search',
-      handler: (req) => {
-        const inbox = req.query.get('inbox');
-        const q = req.query.get('q') ?? '';
-        if (!inbox) throw invalidArgument('Pass ?inbox=ID&q=words.');
-        const start = req.query.get('start') || undefined;
-        const end = req.query.get('end') || undefined;
-        const r = mail.searchInbox({ inbox_id: inbox, query: q, top_k: Math.min(50, Number(req.query.get('top_k') ?? 20) || 20), time_range: start || end ? { start, end } : undefined });
-        const results = (r.results as Array<{ message_id: string; thread_id: string; score: number; snippet?: string }>).map((h) => {
-          const m = s.findMessage(h.message_id);
-          return { ...h, subject: m?.subject ?? '', from: m?.from ?? null, created_at: m?.created_at ?? null };
-        });
-        return { results };
-      },
-    },
-    { method: 'POST', path: '/api/mail/messages/:id/triage', handler: async (req) => mail.triageMessage({ message_id: req.params.id, taxonomy_id: (req.body as { taxonomy_id?: string } | undefined)?.taxonomy_id ?? 'default' }) },
-    {
-      // The Mail page's relabel (intent / urgency change): stored as a labelled example for later triage.
-      method: 'POST',
-      path: '/api/mail/messages/:id/relabel',
-      handler: (req) => mail.relabel({ message_id: req.params.id, ...parseWith(z.object({ intent: z.string().min(1).optional(), urgency: z.enum(['low', 'medium', 'high']).optional(), taxonomy_id: z.string().min(1).optional() }), req.body, 'relabel') }),
-    },
-    { method: 'POST', path: '/api/mail/messages/:id/extract', handler: async (req) => mail.extract({ message_id: req.params.id, schema_id: String((req.body as { schema_id?: string } | undefined)?.schema_id ?? '') }) },
-    { method: 'GET', path: '/api/mail/messages/:id/raw', handler: (req) => new RawResponse(200, s.messageRaw(req.params.id), { 'content-type': 'message/rfc822', 'content-disposition': `attachment; filename="${req.params.id}.eml"` }) },
-    { method: 'POST', path: '/api/mail/messages/:id/save-to-inbox', handler: async (req) => ({ result: (await mail.saveToInbox({ message_id: req.params.id })) ?? null }) },
-    { method: 'POST', path: '/api/mail/threads/:id/save-to-inbox', handler: async (req) => ({ result: (await mail.saveToInbox({ thread_id: req.params.id })) ?? null }) },
-    { method: 'POST', path: '/api/mail/messages/:id/route', handler: async (req) => ({ result: (await mail.route(req.params.id, (req.body as { dry_run?: boolean } | undefined)?.dry_run !== false)) ?? null }) },
-    { method: 'POST', path: '/api/mail/threads/:id/drafts', handler: async (req) => mail.draftReply({ thread_id: req.params.id, ...parseWith(DraftCreate, req.body, 'draft request') }) },
-    { method: 'PATCH', path: '/api/mail/drafts/:id', handler: (req) => mail.updateDraft(req.params.id, parseWith(z.object({ body: z.string().min(1) }), req.body, 'draft').body) },
-    { method: 'POST', path: '/api/mail/drafts/:id/approve', handler: (req) => mail.approveDraft(req.params.id) },
-    {
-      method: 'DELETE',
-      path: '/api/mail/drafts/:id',
-      handler: (req) => {
-        mail.discardDraft(req.params.id);
-        return { ok: true };
-      },
-    },
-    {
-      // Approve & Send: the key is derived from the draft, so a double click never sends twice.
-      method: 'POST',
-      path: '/api/mail/drafts/:id/send',
-      handler: async (req) => {
-        const d = mail.draft(req.params.id);
-        const key = `draft:${d.id}`;
-        if (!mail.outbox.get(key) && d.needs_human_approval && !d.approved_at) mail.approveDraft(d.id);
-        return mail.sendReply({ thread_id: d.thread_id, body_or_draft_id: d.id, idempotency_key: key });
-      },
-    },
-    {
-      method: 'POST',
-      path: '/api/mail/inboxes/:id/send',
-      handler: async (req): Promise<MailSendResult> => mail.sendMessage({ inbox_id: req.params.id, ...parseWith(MailSendBody, req.body, 'message') }),
-    },
-    {
-      method: 'POST',
-      path: '/api/mail/messages/:id/forward',
-      handler: async (req): Promise<MailSendResult> => {
-        const b = parseWith(MailForwardBody, req.body, 'forward');
-        const m = mail.store.message(req.params.id);
-        return mail.sendMessage({ inbox_id: m.inbox_id, ...b, subject: b.subject?.trim() || forwardSubject(m.subject), forward_of: m.id });
-      },
-    },
-    { method: 'POST', path: '/api/mail/threads/:id/reply', handler: async (req) => mail.sendReply({ thread_id: req.params.id, ...parseWith(Reply, req.body, 'reply') }) },
-    { method: 'GET', path: '/api/mail/outbox', handler: (req) => mail.outbox.list(req.query.get('inbox') || undefined) },
-    {
-      method: 'POST',
-      path: '/api/mail/outbox/:key/resolve',
-      handler: (req) => mail.outbox.resolve(req.params.key, parseWith(z.object({ action: z.enum(['retry', 'mark_sent']) }), req.body, 'outbox action').action),
-    },
-    {
-      method: 'POST',
-      path: '/api/mail/import',
-      // The inbox is checked before the body is read; the body streams to a private temp file.
-      streamBody: true,
-      handler: async (req) => {
-        const inbox = req.query.get('inbox');
-        if (!inbox) throw invalidArgument('Pass ?inbox=ID (and &filename=…) with the mbox or .eml file as the body.');
-        return mail.importUploadStream(inbox, req.stream!, req.query.get('filename') || 'upload', req.query.get('import_id') || undefined);
-      },
-    },
-    {
-      method: 'POST',
-      path: '/api/mail/import-path',
-      handler: async (req) => {
-        const b = parseWith(z.object({ inbox: z.string().min(1), path: z.string().min(1) }), req.body, 'import');
-        return mail.importPath(b.inbox, b.path);
-      },
-    },
-    {
-      method: 'GET',
-      path: '/api/mail/config',
-      handler: () => ({ taxonomies: mail.files.taxonomyIds(), schemas: mail.files.schemaIds(), policies: mail.files.policyIds() }),
-    },
-    {
-      method: 'GET',
-      path: '/api/mail/taxonomies/:id',
-      handler: (req) => {
-        const t = mail.files.taxonomy(req.params.id);
-        return { id: t.id, name: t.name, intents: t.intents.map((i) => ({ id: i.id, description: i.description })), precedence: t.precedence };
-      },
-    },
-    { method: 'POST', path: '/api/mail/config/install-defaults', handler: () => ({ written: mail.files.installDefaults() }) },
-    {
-      method: 'POST',
-      path: '/api/mail/inboxes/:id/sync',
-      handler: async (req) => {
-        const ib = s.inbox(req.params.id);
-        if (!ib.imap) throw new MailroomError('imap_not_configured', `Inbox '${ib.id}' has no IMAP settings.`, { inbox_id: ib.id }, 409);
-        await mail.syncNow(ib.id);
-        return mail.inboxView(ib);
-      },
-    },
+        if (!after || typeof after.u !== 'string' || typeof after.s !== 'number') throw new MailroomError('invalid_cursor', 'That cursor is not one this list gave out; start again without a cursor.', { cursor });
+      }
+      const rows = s.threadsByRecentPage({ inboxId: ib.id, status, after, limit: limit + 1 });
+      const page = rows.slice(0, limit);
+      const last = page[page.length - 1];
+      return {
+        threads: page.map((t) => ({ ...threadDto(t), snooze_until: t.snooze_until, unread: t.unread, messages: t.messages, triage: triageOf(t) })),
+        next_cursor: rows.length > limit ? Buffer.from(JSON.stringify({ u: last.updated_at, s: last.seq })).toString('base64url') : null,
+      };
+    }),
+    implement(R.threads, (req) => {
+      const ib = s.inbox(req.params.id);
+      const { status, label, limit } = req.query;
+      const unread = s.unreadByThread(ib.id);
+      const counts = Object.fromEntries(
+        (s.db.prepare('SELECT thread_id, count(*) AS n FROM mail_messages WHERE inbox_id = ? GROUP BY thread_id').all(ib.id) as Array<{ thread_id: string; n: number }>).map((r) => [r.thread_id, r.n]),
+      );
+      return s.threadsByRecent(ib.id, limit, { status, label }).map((t) => ({
+        ...threadDto(t),
+        snooze_until: t.snooze_until,
+        unread: unread[t.id] ?? 0,
+        messages: counts[t.id] ?? 0,
+        triage: triageOf(t),
+      }));
+    }),
+    implement(R.thread, (req) => {
+      const t = s.thread(req.params.id);
+      return {
+        thread: { ...threadDto(t), snooze_until: t.snooze_until, triage: triageOf(t) },
+        messages: s.threadMessages(t.id).map((m) => ({ ...messageDto(m), remote_content: m.remote_content, attachments: m.attachments, seen: m.seen, triage: triageOf(m) })),
+        drafts: mail.threadDrafts(t.id),
+        outbox: mail.outbox.list().filter((o) => o.thread_id === t.id),
+        summary: String(mail.summary(t.id).summary),
+      };
+    }),
+    implement(R.updateThread, (req) => {
+      const p = parseWith(R.updateThread.body, req.body, 'thread update');
+      let t = s.thread(req.params.id);
+      if (p.status) t = s.setThreadStatus(t.id, p.status, p.snooze_until);
+      if (p.labels) t = s.setThreadLabels(t.id, p.labels);
+      mail.changed(t.inbox_id, 'thread', { thread_id: t.id });
+      return { ...threadDto(t), snooze_until: t.snooze_until };
+    }),
+    implement(R.threadSeen, (req) => {
+      const t = s.thread(req.params.id);
+      s.markThreadSeen(t.id);
+      mail.changed(t.inbox_id, 'seen', { thread_id: t.id });
+      return { ok: true };
+    }),
+    implement(R.search, (req) => {
+      const { inbox, q, start, end, top_k } = req.query;
+      const r = mail.searchInbox({ inbox_id: inbox, query: q, top_k, time_range: start || end ? { start, end } : undefined });
+      const results = (r.results as Array<{ message_id: string; thread_id: string; score: number; snippet?: string }>).map((h): SearchHit => {
+        const m = s.findMessage(h.message_id);
+        return { ...h, subject: m?.subject ?? '', from: m?.from ?? null, created_at: m?.created_at ?? null };
+      });
+      return { results };
+    }),
+    implement(R.triage, async (req) => mail.triageMessage({ message_id: req.params.id, taxonomy_id: parseWith(R.triage.body, req.body, 'triage').taxonomy_id ?? 'default' })),
+    implement(R.relabel, (req) => mail.relabel({ message_id: req.params.id, ...parseWith(R.relabel.body, req.body, 'relabel') })),
+    implement(R.extract, async (req) => mail.extract({ message_id: req.params.id, schema_id: parseWith(R.extract.body, req.body, 'extract').schema_id ?? '' })),
+    implement(R.raw, (req) => new RawResponse(200, s.messageRaw(req.params.id), { 'content-type': 'message/rfc822', 'content-disposition': `attachment; filename="${req.params.id}.eml"` })),
+    implement(R.messageToInbox, async (req) => ({ result: (await mail.saveToInbox({ message_id: req.params.id })) ?? null })),
+    implement(R.threadToInbox, async (req) => ({ result: (await mail.saveToInbox({ thread_id: req.params.id })) ?? null })),
+    implement(R.routeMessage, async (req) => ({ result: (await mail.route(req.params.id, parseWith(R.routeMessage.body, req.body, 'route request').dry_run !== false)) ?? null })),
+    implement(R.createDraft, async (req) => mail.draftReply({ thread_id: req.params.id, ...parseWith(R.createDraft.body, req.body, 'draft request') })),
+    implement(R.updateDraft, (req) => mail.updateDraft(req.params.id, parseWith(R.updateDraft.body, req.body, 'draft').body)),
+    implement(R.approveDraft, (req) => mail.approveDraft(req.params.id)),
+    implement(R.deleteDraft, (req) => {
+      mail.discardDraft(req.params.id);
+      return { ok: true };
+    }),
+    implement(R.sendDraft, async (req) => {
+      const d = mail.draft(req.params.id);
+      const key = `draft:${d.id}`;
+      if (!mail.outbox.get(key) && d.needs_human_approval && !d.approved_at) mail.approveDraft(d.id);
+      return mail.sendReply({ thread_id: d.thread_id, body_or_draft_id: d.id, idempotency_key: key });
+    }),
+    implement(R.send, async (req) => mail.sendMessage({ inbox_id: req.params.id, ...parseWith(R.send.body, req.body, 'message') })),
+    implement(R.forward, async (req) => {
+      const b = parseWith(R.forward.body, req.body, 'forward');
+      const m = mail.store.message(req.params.id);
+      return mail.sendMessage({ inbox_id: m.inbox_id, ...b, subject: b.subject?.trim() || forwardSubject(m.subject), forward_of: m.id });
+    }),
+    implement(R.reply, async (req) => mail.sendReply({ thread_id: req.params.id, ...parseWith(R.reply.body, req.body, 'reply') })),
+    implement(R.outbox, (req) => mail.outbox.list(req.query.inbox)),
+    implement(R.resolveOutbox, (req) => mail.outbox.resolve(req.params.key, parseWith(R.resolveOutbox.body, req.body, 'outbox action').action)),
+    // The inbox is checked (by the query's schema) before the body is read; the body streams to a private temp file.
+    implement(R.importUpload, async (req) => mail.importUploadStream(req.query.inbox, req.stream!, req.query.filename, req.query.import_id), { streamBody: true }),
+    implement(R.importPath, async (req) => {
+      const b = parseWith(R.importPath.body, req.body, 'import');
+      return mail.importPath(b.inbox, b.path);
+    }),
+    implement(R.config, () => ({ taxonomies: mail.files.taxonomyIds(), schemas: mail.files.schemaIds(), policies: mail.files.policyIds() })),
+    implement(R.taxonomy, (req) => {
+      const t = mail.files.taxonomy(req.params.id);
+      return { id: t.id, name: t.name, intents: t.intents.map((i) => ({ id: i.id, description: i.description })), precedence: t.precedence };
+    }),
+    implement(R.installDefaults, () => ({ written: mail.files.installDefaults() })),
+    implement(R.sync, async (req) => {
+      const ib = s.inbox(req.params.id);
+      if (!ib.imap) throw new MailroomError('imap_not_configured', `Inbox '${ib.id}' has no IMAP settings.`, { inbox_id: ib.id }, 409);
+      await mail.syncNow(ib.id);
+      return view(ib);
+    }),
   ];
 }

@@ -1,5 +1,6 @@
 import type { CoreContext, JsonObject, SampleRequest } from '../../kernel/types';
-import type { MailTestBody, MailTestResult } from '../../../../shared/settings';
+import type { MailTestBody, MailTestResult } from '../../../../shared/contract/mail';
+import { HubEvent } from '../../../../shared/contract/hub';
 import { MailBridges } from './bridges';
 import { MailConfigFiles } from './config';
 import { MailDrafts, type DraftRow } from './drafting';
@@ -74,7 +75,7 @@ export class MailService {
 
   /** Tells the UI (hub) and refreshes the unread badge. */
   changed(inboxId: string, reason: string, extra: Record<string, unknown> = {}): void {
-    this.ctx.hub.broadcast('MailChanged', { inbox_id: inboxId, reason, ...extra });
+    this.ctx.hub.broadcast(HubEvent.mailChanged, { inbox_id: inboxId, reason, ...extra });
     const total = Object.values(this.store.unreadCounts()).reduce((a, b) => a + b, 0);
     this.ctx.platform.setBadge('mail', total);
   }

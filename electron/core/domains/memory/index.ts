@@ -4,6 +4,9 @@
  */
 import type { CoreContext, Domain } from '../../kernel/types';
 import { invokeTool } from '../../kernel/tool';
+import { implement } from '../../kernel/route';
+import { memoryRoutes as R } from '../../../../shared/contract/memory';
+import type { ReplyOf } from '../../../../shared/contract/route';
 import type { NlpDomain } from '../nlp';
 import { MemoryStore, type MemoryVault } from './store';
 import { MemoryService } from './service';
@@ -31,14 +34,10 @@ export function createMemory(ctx: CoreContext, deps: MemoryDeps): Domain & { ser
     service,
     tools: [analyze, save, search],
     routes: [
-      { method: 'POST', path: '/api/memory/analyze', handler: (req) => invokeTool(analyze, req.body, { origin: 'api' }) },
-      { method: 'POST', path: '/api/memory', handler: (req) => invokeTool(save, req.body, { origin: 'api' }) },
-      {
-        method: 'GET',
-        path: '/api/memory',
-        handler: (req) =>
-          invokeTool(search, { query: req.query.get('q') ?? '', limit: req.query.has('limit') ? Number(req.query.get('limit')) : undefined }, { origin: 'api' }),
-      },
+      // The bodies are the tools' inputs (the contract's schemas), parsed by invokeTool.
+      implement(R.analyze, async (req) => (await invokeTool(analyze, req.body, { origin: 'api' })) as ReplyOf<typeof R.analyze>),
+      implement(R.save, async (req) => (await invokeTool(save, req.body, { origin: 'api' })) as ReplyOf<typeof R.save>),
+      implement(R.search, async (req) => (await invokeTool(search, { query: req.query.q, limit: req.query.limit }, { origin: 'api' })) as ReplyOf<typeof R.search>),
     ],
     counts: () => ({ memories: store.count() }),
   };

@@ -11,8 +11,8 @@ import { suggestTags } from './tags';
 import { CONFIRMATION_RE } from './context';
 import { assertSize } from './limits';
 
-export const ACTIONS = ['MUST_SAVE', 'SHOULD_SAVE', 'SHOULD_SEARCH', 'NONE'] as const;
-export type Action = (typeof ACTIONS)[number];
+import type { Action } from '../../../../shared/contract/nlp';
+export { ACTIONS, type Action } from '../../../../shared/contract/nlp';
 
 /** Intent confidence above which a save-type intent becomes SHOULD_SAVE (the seed's 0.8 on calibrated probabilities, lowered for 7 classes). */
 export const SHOULD_SAVE_CONFIDENCE = 0.6;

@@ -2,19 +2,9 @@
  * What the rest of Mailroom asks of on-device understanding. The models issue implements it
  * with ONNX models; until they load, `heuristicNlp` (below, in heuristic.ts) answers.
  */
-export const INTENTS = [
-  'SAVE_PREFERENCE',
-  'SAVE_DECISION',
-  'SAVE_FACT',
-  'RECALL_INFO',
-  'UPDATE_INFO',
-  'QUESTION',
-  'GREETING',
-] as const;
-export type Intent = (typeof INTENTS)[number];
+import type { EntityType, Intent } from '../../../../shared/contract/nlp';
 
-export const ENTITY_TYPES = ['PERSON', 'ORG', 'PRODUCT', 'GPE', 'DATE', 'TIME'] as const;
-export type EntityType = (typeof ENTITY_TYPES)[number];
+export { INTENTS, ENTITY_TYPES, type Intent, type EntityType } from '../../../../shared/contract/nlp';
 
 export interface EntitySpan {
   text: string;

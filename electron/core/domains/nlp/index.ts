@@ -6,12 +6,12 @@
 import path from 'node:path';
 import type { CoreContext, Domain } from '../../kernel/types';
 import { parseWith } from '../../kernel/tool';
-import { z } from 'zod';
+import { implement } from '../../kernel/route';
+import { nlpRoutes as R, type ModelsInfo } from '../../../../shared/contract/nlp';
 import type { EntitySpan, IntentResult, Nlp } from './contract';
 import { heuristicNlp } from './heuristic';
 import { OnnxNlp } from './onnx';
 import { analyzeMessage, type AnalyzeOptions, type Analysis } from './analyze';
-import type { ModelCard } from './cards';
 
 export * from './contract';
 export { analyzeMessage, entityStrings, ACTIONS, type Analysis, type Action, type AnalyzeOptions } from './analyze';
@@ -25,19 +25,13 @@ export { tokenize, type Token } from './tokenize';
 export { heuristicNlp } from './heuristic';
 export type { ModelCard } from './cards';
 
-export interface ModelsInfo {
-  backend: 'onnx' | 'heuristic';
-  load_ms: number;
-  error?: string;
-  models: Array<{ path: string; card: ModelCard }>;
-}
+export type { ModelsInfo } from '../../../../shared/contract/nlp';
 
 export interface NlpDomain extends Nlp, Domain {
   analyze(message: string, opts?: AnalyzeOptions): Promise<Analysis>;
   info(): ModelsInfo;
 }
 
-const AnalyzeBody = z.object({ message: z.string(), context: z.array(z.string()).max(20).optional() });
 
 /** Paths of the two models: `config.models.intent` / `.ner` override the shipped ones in `<appRoot>/models`. */
 export function modelPaths(ctx: Pick<CoreContext, 'config'>): { intent: string; ner: string } {
@@ -80,15 +74,11 @@ export async function createNlp(ctx: CoreContext): Promise<NlpDomain> {
     analyze,
     info,
     routes: [
-      { method: 'GET', path: '/api/models', handler: () => info() },
-      {
-        method: 'POST',
-        path: '/api/nlp/analyze',
-        handler: async (req) => {
-          const body = parseWith(AnalyzeBody, req.body, 'body');
-          return analyze(body.message, { context: body.context });
-        },
-      },
+      implement(R.models, () => info()),
+      implement(R.analyze, async (req) => {
+        const body = parseWith(R.analyze.body, req.body, 'body');
+        return analyze(body.message, { context: body.context });
+      }),
     ],
     async stop() {
       await onnx?.dispose();

@@ -1,8 +1,9 @@
 import { MailroomError } from '../../kernel/errors';
 import { ErrorCode } from '../../../../shared/errors';
 
-/** Longest message the models read: beyond it a clear error, never a slow crawl. */
-export const MAX_CHARS = 10_000;
+import { MAX_CHARS } from '../../../../shared/contract/nlp';
+
+export { MAX_CHARS } from '../../../../shared/contract/nlp';
 
 export function assertSize(text: string, field = 'message'): void {
   if (typeof text !== 'string') throw new MailroomError(ErrorCode.invalidArgument, `${field} must be a string.`);

@@ -207,19 +207,9 @@ export class RouterCatalog {
     return this.routeDto(r);
   }
 
-  distributions(query: URLSearchParams | DistributionFilter): DistributionRow[] {
-    if (!(query instanceof URLSearchParams)) return this.store.distributions(query);
-    const status = query.get('status') || undefined;
-    if (status && !['ok', 'error', 'skipped'].includes(status)) throw invalidArgument('status must be ok, error or skipped.');
-    return this.store.distributions({
-      route_id: query.get('route_id') || undefined,
-      adapter_id: query.get('adapter_id') || undefined,
-      status: status as DistributionFilter['status'],
-      item: query.get('item') || undefined,
-      run_id: query.get('run_id') || undefined,
-      limit: query.get('limit') ? Number(query.get('limit')) : undefined,
-      before_id: query.get('before_id') ? Number(query.get('before_id')) : undefined,
-    });
+  /** The routing log, newest first (the REST query is parsed by the contract's DistributionsQuery). */
+  distributions(filter: DistributionFilter): DistributionRow[] {
+    return this.store.distributions(filter);
   }
 
   statuses(): AdapterStatus[] {

@@ -17,7 +17,7 @@ export function routerRoutes(s: RouterService): RouteDef[] {
       return { ok: true };
     }),
     implement(R.testAdapter, (req) => s.testAdapter(req.params.id)),
-    implement(R.adapterTools, (req) => s.tools(req.params.id, req.query.get('refresh') === '1')),
+    implement(R.adapterTools, (req) => s.tools(req.params.id, req.query.refresh)),
 
     implement(R.listRoutes, () => s.listRoutes()),
     implement(R.createRoute, (req) => s.createRoute(req.body)),

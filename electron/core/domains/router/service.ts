@@ -64,7 +64,7 @@ export class RouterService {
   deleteRoute = (id: string) => this.catalog.deleteRoute(id);
   reorder = (body: unknown) => this.catalog.reorder(body);
   checkRoute = (id: string) => this.catalog.checkRoute(id);
-  distributions = (query: URLSearchParams | DistributionFilter) => this.catalog.distributions(query);
+  distributions = (filter: DistributionFilter) => this.catalog.distributions(filter);
   statuses = () => this.catalog.statuses();
 
   // ---- dispatch (policy and transport) ----

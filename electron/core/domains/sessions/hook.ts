@@ -1,6 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { pathOf } from '../../../../shared/contract/route';
+
+/**
+ * The contract's `routes.sessions.touch`, named here so the hook need not load zod (it must stay
+ * fast); tests/unit/arch/routes.test.ts checks it is the table's route.
+ */
+export const TOUCH_ROUTE = { method: 'POST', path: '/api/sessions/:id/touch' } as const;
 
 /**
  * `mailroom hook inbox-status --task ID [--data-dir DIR]`: what Claude Code runs after each tool
@@ -86,8 +93,8 @@ async function markRunning(dataDir: string, task: string): Promise<void> {
     const lock = JSON.parse(fs.readFileSync(path.join(dataDir, 'mailroom.lock'), 'utf8')) as { port?: number };
     const token = fs.readFileSync(path.join(dataDir, 'token'), 'utf8').trim();
     if (lock.port) {
-      const r = await fetch(`http://127.0.0.1:${lock.port}/api/sessions/${encodeURIComponent(task)}/touch`, {
-        method: 'POST',
+      const r = await fetch(`http://127.0.0.1:${lock.port}${pathOf(TOUCH_ROUTE.path, { id: task })}`, {
+        method: TOUCH_ROUTE.method,
         headers: { authorization: `Bearer ${token}` },
         signal: AbortSignal.timeout(1_000),
       });

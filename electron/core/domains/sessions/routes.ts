@@ -25,10 +25,7 @@ export function sessionRoutes(svc: SessionService): RouteDef[] {
       return svc.get(req.params.id);
     }),
     implement(R.link, (req) => svc.link(req.params.id, parseWith(LinkBody, req.body, 'peer link').peer)),
-    implement(R.messages, (req) => {
-      const limit = Number(req.query.get('limit') ?? 500);
-      return svc.store.timeline(req.params.id, Number.isInteger(limit) && limit > 0 ? Math.min(limit, 5_000) : 500);
-    }),
+    implement(R.messages, (req) => svc.store.timeline(req.params.id, req.query.limit)),
     implement(R.send, (req) => {
       const b = parseWith(SendMessageBody, req.body, 'message');
       return svc.send(req.params.id, b.body, b.priority, b.from ? { kind: 'task', id: b.from } : { kind: 'user' });

@@ -1,5 +1,5 @@
 import { cliCall, defineCommand, type CliCommandDef } from '../../kernel/cli';
-import { coreRoutes } from '../../../../shared/contract/core';
+import { vaultRoutes } from '../../../../shared/contract/vault';
 
 /** `mailroom reindex`: rebuild the vault index (index.db) from the notes; a thin call to /api/vault/reindex. */
 export const vaultCommands: CliCommandDef[] = [
@@ -11,7 +11,7 @@ export const vaultCommands: CliCommandDef[] = [
       { flags: '--json', description: 'print the report as JSON' },
     ],
     async run(rt, _args, o) {
-      const r = await cliCall(rt, coreRoutes.reindex, { body: { full: !o.changed } });
+      const r = await cliCall(rt, vaultRoutes.reindex, { body: { full: !o.changed } });
       rt.out(o.json ? JSON.stringify(r) : `Indexed ${r.indexed} of ${r.scanned} notes (${r.unchanged} unchanged, ${r.removed} removed) in ${r.ms} ms.`);
     },
   }),

@@ -6,7 +6,9 @@ import { MailroomError, notFound } from '../../kernel/errors';
 import type { CoreContext } from '../../kernel/types';
 import { indexDbPath } from '../../kernel/db';
 import { walkTree } from '../../kernel/fs';
-import { RevealBody } from '../../../../shared/vault';
+import { vaultRoutes as R } from '../../../../shared/contract/vault';
+import { HubEvent } from '../../../../shared/contract/hub';
+import { implement } from '../../kernel/route';
 import { folderTree, listNotes, noteView, reveal, searchPage } from './view';
 import { vaultResources } from './resources';
 import { atomicWrite, sha256, sweepTempFiles } from './fsops';
@@ -86,7 +88,7 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
     if (!force && now - lastBroadcast < 200) return;
     lastBroadcast = now;
     const p = { state: status.state, done: status.done, total: status.total };
-    ctx.hub.broadcast('IndexProgress', p);
+    ctx.hub.broadcast(HubEvent.indexProgress, p);
     ctx.events.emit('vault:indexing', p);
   };
   const startRun = (full: boolean): Promise<Omit<CatchUpReport, 'changed'>> => {
@@ -257,26 +259,16 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
         ),
     },
     routes: [
-      // The Vault page's contract (shared/vault.ts): plain-text snippets with match ranges, pages by offset.
-      { method: 'GET', path: '/api/vault/search', handler: (req) => searchPage(index, Object.fromEntries(req.query)) },
-      // A note as the page shows it: brain_read_note's fields plus resolved wikilinks and backlinks.
-      { method: 'GET', path: '/api/vault/note', handler: (req) => noteView(root, index, req.query.get('path') ?? '') },
-      { method: 'GET', path: '/api/vault/folders', handler: () => ({ folders: api.listFolders() }) },
-      { method: 'GET', path: '/api/vault/tree', handler: () => folderTree(index, api.listFolders()) },
-      { method: 'GET', path: '/api/vault/notes', handler: (req) => listNotes(index, Object.fromEntries(req.query)) },
-      { method: 'GET', path: '/api/vault/backlinks', handler: (req) => ({ backlinks: index.backlinks(normalizeRel(req.query.get('path') ?? '')) }) },
-      { method: 'POST', path: '/api/vault/reveal', handler: (req) => reveal(root, parseWith(RevealBody, req.body, 'body').path) },
-      {
-        method: 'POST',
-        path: '/api/vault/reindex',
-        handler: async (req) => api.reindex({ full: (req.body as { full?: boolean } | undefined)?.full !== false }),
-      },
-      { method: 'POST', path: '/api/vault/push', handler: () => api.push() },
-      {
-        method: 'GET',
-        path: '/api/vault/history',
-        handler: async () => ({ commits: (await vgit?.log(30)) ?? [] }),
-      },
+      implement(R.search, (req) => searchPage(index, req.query), { queryName: 'search' }),
+      implement(R.note, (req) => noteView(root, index, req.query.path)),
+      implement(R.folders, () => ({ folders: api.listFolders() })),
+      implement(R.tree, () => folderTree(index, api.listFolders())),
+      implement(R.notes, (req) => listNotes(index, req.query), { queryName: 'query' }),
+      implement(R.backlinks, (req) => ({ backlinks: index.backlinks(normalizeRel(req.query.path)) })),
+      implement(R.reveal, (req) => reveal(root, parseWith(R.reveal.body, req.body, 'body').path)),
+      implement(R.reindex, async (req) => api.reindex({ full: parseWith(R.reindex.body, req.body, 'body').full !== false })),
+      implement(R.push, () => api.push()),
+      implement(R.history, async () => ({ commits: (await vgit?.log(30)) ?? [] })),
     ],
     counts: () => ({ notes: index.count() }),
     async start() {

@@ -1,6 +1,6 @@
 import type { ResourceTemplateDef } from '../../kernel/types';
 import { MailroomError } from '../../kernel/errors';
-import { NOTE_URI_PREFIX, noteUri } from '../../../../shared/vault';
+import { NOTE_URI_PREFIX, noteUri } from '../../../../shared/contract/vault';
 import { readVaultFile } from './paths';
 import type { VaultIndex } from './store';
 import { notesPage } from './view';

@@ -7,11 +7,11 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { MailroomError, notFound } from '../../kernel/errors';
-import { parseWith } from '../../kernel/tool';
+import type { z } from 'zod';
 import {
   obsidianUrl,
-  VaultNotesQuery,
-  VaultSearchQuery,
+  type VaultNotesQuery,
+  type VaultSearchQuery,
   type MatchRange,
   type NoteRef,
   type RevealReply,
@@ -20,7 +20,7 @@ import {
   type VaultNoteView,
   type VaultSearchReply,
   type VaultTreeReply,
-} from '../../../../shared/vault';
+} from '../../../../shared/contract/vault';
 import { parseNote } from './parse';
 import { folderOf, normalizeRel, readVaultFile, resolveVaultPath } from './paths';
 import type { VaultIndex } from './store';
@@ -68,8 +68,8 @@ export function wordRanges(text: string, query: string): MatchRange[] {
   return merged;
 }
 
-export function searchPage(index: VaultIndex, raw: Record<string, string | undefined>): VaultSearchReply {
-  const q = parseWith(VaultSearchQuery, raw, 'search');
+/** One page of search hits (the query parsed by the contract's VaultSearchQuery). */
+export function searchPage(index: VaultIndex, q: z.output<typeof VaultSearchQuery>): VaultSearchReply {
   const folder = q.folder ? normalizeRel(q.folder) : undefined;
   const rows = index.searchPage(q.q, { limit: q.limit + 1, offset: q.offset, folder });
   const more = rows.length > q.limit;
@@ -154,8 +154,8 @@ export function notesPage(index: VaultIndex, folder: string, opts: { deep: boole
   };
 }
 
-export function listNotes(index: VaultIndex, raw: Record<string, string | undefined>): VaultNotesReply {
-  const q = parseWith(VaultNotesQuery, raw, 'query');
+/** One page of a folder's notes (the query parsed by the contract's VaultNotesQuery). */
+export function listNotes(index: VaultIndex, q: z.output<typeof VaultNotesQuery>): VaultNotesReply {
   const folder = q.folder.replace(/^\/+|\/+$/g, '') === '' ? '' : normalizeRel(q.folder);
   const deep = q.deep === '1';
   const page = notesPage(index, folder, { deep, limit: q.limit, cursor: q.cursor });

@@ -12,7 +12,7 @@ export function useInbox() {
 
   const reload = useCallback(async () => {
     try {
-      const [list, f] = await Promise.all([call(routes.inbox.list), call(routes.core.vaultFolders)]);
+      const [list, f] = await Promise.all([call(routes.inbox.list), call(routes.vault.folders)]);
       setData(list);
       setFolders(f.folders);
       setError(null);

@@ -1,8 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import { api, ApiError } from '../../api';
-import { forwardSubject, splitRecipients, type MailForwardBody, type MailSendBody, type MailSendResult } from '../../../../shared/mail-compose';
+import { ApiError, call, routes } from '../../api';
 import { who, when } from './format';
-import type { InboxView, MessageView } from '../../../../shared/contract/mail';
+import { forwardSubject, splitRecipients, type InboxView, type MailSendResult, type MessageView } from '../../../../shared/contract/mail';
 
 /** What the compose pane writes: a new message, or a forward of one message. */
 export type ComposeMode = { kind: 'new' } | { kind: 'forward'; message: MessageView };
@@ -40,8 +39,8 @@ export function Compose({ inbox, mode, onDone, onCancel }: { inbox: InboxView; m
     setError(null);
     try {
       const r = fwd
-        ? await api.post<MailSendResult>(`/api/mail/messages/${encodeURIComponent(fwd.id)}/forward`, { ...payload, idempotency_key: key.current.key } satisfies MailForwardBody)
-        : await api.post<MailSendResult>(`/api/mail/inboxes/${encodeURIComponent(inbox.id)}/send`, { ...payload, idempotency_key: key.current.key } satisfies MailSendBody);
+        ? await call(routes.mail.forward, { params: { id: fwd.id }, body: { ...payload, idempotency_key: key.current.key } })
+        : await call(routes.mail.send, { params: { id: inbox.id }, body: { ...payload, idempotency_key: key.current.key } });
       onDone(r, r.status === 'sent' ? (fwd ? 'Forwarded.' : 'Sent.') : 'Queued; the outbox will retry.');
     } catch (e) {
       setError(e instanceof ApiError ? e.message : String(e));

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type DragEvent } from 'react';
-import { bridge } from '../../api';
+import { bridge, routes } from '../../api';
+import { urlOf } from '../../../../shared/contract';
 import { HubEvent } from '../../../../shared/contract';
 import { useHubEvent } from '../../hub';
 
@@ -60,7 +61,9 @@ export function ImportDrop({ inboxId, onImported }: { inboxId: string; onImporte
     active.current = { id, xhr };
     setError(null);
     setProgress({ phase: 'upload', done: 0, total: file.size });
-    xhr.open('POST', `${bridge.baseUrl}/api/mail/import?inbox=${encodeURIComponent(inboxId)}&filename=${encodeURIComponent(file.name)}&import_id=${id}`);
+    // Not `call`: the file is the body and the upload reports progress; the path is still the table's.
+    const R = routes.mail.importUpload;
+    xhr.open(R.method, bridge.baseUrl + urlOf(R, { query: { inbox: inboxId, filename: file.name, import_id: id } }));
     xhr.setRequestHeader('authorization', `Bearer ${bridge.token}`);
     xhr.upload.onprogress = (e) => {
       if (active.current?.id === id) setProgress((p) => (p && p.phase !== 'upload' ? p : { phase: 'upload', done: e.loaded, total: e.total || file.size }));

@@ -5,6 +5,10 @@ import { useHubEvent } from '../../hub';
 import { DraftEditor } from './DraftEditor';
 import { who, when } from './format';
 import type { MessageView, ThreadDetail, Triage } from '../../../../shared/contract/mail';
+import type { BodyOf } from '../../../../shared/contract';
+
+/** An intent or urgency change, as the relabel route takes it. */
+type RelabelPatch = BodyOf<typeof routes.mail.relabel>;
 
 /**
  * Sanitised HTML in a sandboxed iframe: no scripts, no same-origin, and a CSP that allows no
@@ -30,7 +34,7 @@ export function TriageChips({ t, compact }: { t: Triage | null; compact?: boolea
 }
 
 /** Correct a triage: the change is stored and used as a labelled example the next time. */
-function Relabel({ m, onRelabel }: { m: MessageView; onRelabel(patch: { intent?: string; urgency?: string; taxonomy_id: string }): void }) {
+function Relabel({ m, onRelabel }: { m: MessageView; onRelabel(patch: RelabelPatch): void }) {
   const [intents, setIntents] = useState<string[]>([]);
   const tax = m.triage?.taxonomy_id ?? 'default';
   useEffect(() => {
@@ -52,7 +56,7 @@ function Relabel({ m, onRelabel }: { m: MessageView; onRelabel(patch: { intent?:
           </option>
         ))}
       </select>
-      <select className="input" aria-label="Relabel urgency" value={m.triage.urgency} onChange={(e) => onRelabel({ urgency: e.target.value, taxonomy_id: tax })}>
+      <select className="input" aria-label="Relabel urgency" value={m.triage.urgency} onChange={(e) => onRelabel({ urgency: e.target.value as Triage['urgency'], taxonomy_id: tax })}>
         {['low', 'medium', 'high'].map((u) => (
           <option key={u} value={u}>
             {u}
@@ -64,7 +68,7 @@ function Relabel({ m, onRelabel }: { m: MessageView; onRelabel(patch: { intent?:
   );
 }
 
-function Message({ m, onTriage, onRelabel, onForward }: { m: MessageView; onTriage(): void; onRelabel(patch: { intent?: string; urgency?: string; taxonomy_id: string }): void; onForward(): void }) {
+function Message({ m, onTriage, onRelabel, onForward }: { m: MessageView; onTriage(): void; onRelabel(patch: RelabelPatch): void; onForward(): void }) {
   return (
     <article className={`card mail-message ${m.direction}`} data-testid="mail-message">
       <header className="mail-message-head">

@@ -1,9 +1,9 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import type { CheckResult, SettingsDto, VaultSwitchDto } from '../../../../shared/settings';
+import type { CheckResult, SettingsDto, VaultSwitchDto } from '../../../../shared/contract/settings';
 import { SECRET_MASK } from '../../../../shared/secrets';
-import { api, ApiError } from '../../api';
+import { ApiError, call, routes } from '../../api';
 import { useHub, useHubEvent } from '../../hub';
-import { HubEvent, type IndexProgressDto, type StatusDto } from '../../../../shared/api';
+import { HubEvent, type IndexProgressDto } from '../../../../shared/contract';
 
 const errText = (e: unknown) => (e instanceof ApiError ? e.message : String(e));
 
@@ -45,7 +45,7 @@ export function VaultSetting({ s }: { s: SettingsDto }) {
     setBusy(true);
     setMsg(null);
     try {
-      const r = await api.put<VaultSwitchDto>('/api/settings/vault', { path: path.trim() });
+      const r = await call(routes.settings.vault, { body: { path: path.trim() } });
       if (r.restarting) setSwitching(r);
       else setMsg({ ok: true, message: `Saved: ${r.path} (${r.notes} notes).` });
       setPath('');
@@ -62,7 +62,7 @@ export function VaultSetting({ s }: { s: SettingsDto }) {
   const onNewVault = !!switching && status === 'connected' && s.vault.path === switching.path;
   useEffect(() => {
     if (!onNewVault) return;
-    api.get<StatusDto>('/api/status').then((st) => setProgress(st.index), () => undefined);
+    call(routes.core.status).then((st) => setProgress(st.index), () => undefined);
   }, [onNewVault]);
   useEffect(() => {
     if (onNewVault && switching && progress?.state === 'ready') {
@@ -148,7 +148,7 @@ export function GitSetting({ s, reload }: { s: SettingsDto; reload: () => void }
     setBusy('save');
     setMsg(null);
     try {
-      await api.put('/api/settings/git-remote', { url: url.trim() });
+      await call(routes.settings.gitRemote, { body: { url: url.trim() } });
       setMsg({ ok: true, message: url.trim() ? 'Saved. Every change Mailroom commits is pushed there.' : 'Removed: changes stay in the local git history only.' });
       reload();
     } catch (err) {
@@ -161,7 +161,7 @@ export function GitSetting({ s, reload }: { s: SettingsDto; reload: () => void }
     setBusy('test');
     setMsg(null);
     try {
-      setMsg(await api.post<CheckResult>('/api/settings/git-remote/test', { url: url.trim() }));
+      setMsg(await call(routes.settings.testGitRemote, { body: { url: url.trim() } }));
     } catch (err) {
       setMsg(errText(err));
     } finally {
@@ -197,7 +197,7 @@ export function LlmSetting({ s, reload }: { s: SettingsDto; reload: () => void }
     setBusy('save');
     setMsg(null);
     try {
-      await api.put('/api/settings/llm', body());
+      await call(routes.settings.llm, { body: body() });
       setKey('');
       setMsg({ ok: true, message: baseUrl.trim() ? 'Saved. Drafting and mapping use this model when the client offers none.' : 'Removed: Mailroom uses its templates and on-device models only.' });
       reload();
@@ -211,7 +211,7 @@ export function LlmSetting({ s, reload }: { s: SettingsDto; reload: () => void }
     setBusy('test');
     setMsg(null);
     try {
-      setMsg(await api.post<CheckResult>('/api/settings/llm/test', body()));
+      setMsg(await call(routes.settings.testLlm, { body: body() }));
     } catch (err) {
       setMsg(errText(err));
     } finally {

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import type { ImapSyncState, MailInboxView, MailTestBody, MailTestResult } from '../../../../shared/settings';
-import { api, ApiError } from '../../api';
+import type { ImapSyncState, InboxView, MailTestBody, MailTestResult } from '../../../../shared/contract/mail';
+import { ApiError, call, routes } from '../../api';
+import { HubEvent } from '../../../../shared/contract';
 import { useHubEvent, useOnReconnect } from '../../hub';
 
 const errText = (e: unknown) => (e instanceof ApiError ? e.message : String(e));
@@ -75,7 +76,7 @@ const blank: FormState = {
   smtpPassword: '',
 };
 
-function formOf(ib: MailInboxView): FormState {
+function formOf(ib: InboxView): FormState {
   return {
     address: ib.address,
     name: ib.name ?? '',
@@ -110,7 +111,7 @@ function TestResult({ r, testId }: { r: MailTestResult | string | null; testId: 
 }
 
 /** Add or edit the IMAP + SMTP account of one inbox. */
-function AccountForm({ editing, onDone }: { editing: MailInboxView | null; onDone: (saved: boolean) => void }) {
+function AccountForm({ editing, onDone }: { editing: InboxView | null; onDone: (saved: boolean) => void }) {
   const [f, setF] = useState<FormState>(editing ? formOf(editing) : blank);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -140,7 +141,7 @@ function AccountForm({ editing, onDone }: { editing: MailInboxView | null; onDon
     setBusy(`test-${kind}`);
     try {
       const body: MailTestBody = kind === 'imap' ? { kind, settings: imapOf(f), inbox_id: editing?.id } : { kind, settings: smtpOf(f), inbox_id: editing?.id };
-      setR(await api.post<MailTestResult>('/api/mail/accounts/test', body));
+      setR(await call(routes.mail.testAccount, { body }));
     } catch (e) {
       setR(errText(e));
     } finally {
@@ -154,11 +155,14 @@ function AccountForm({ editing, onDone }: { editing: MailInboxView | null; onDon
     setBusy('save');
     try {
       let id = editing?.id;
-      if (!id) id = (await api.post<MailInboxView>('/api/mail/inboxes', { address: f.address.trim(), ...(f.name.trim() ? { name: f.name.trim() } : {}) })).id;
-      await api.patch(`/api/mail/inboxes/${encodeURIComponent(id)}`, {
-        name: f.name.trim() || null,
-        imap: f.imapOn ? imapOf(f) : null,
-        smtp: f.smtpOn ? smtpOf(f) : null,
+      if (!id) id = (await call(routes.mail.createInbox, { body: { address: f.address.trim(), ...(f.name.trim() ? { name: f.name.trim() } : {}) } })).id;
+      await call(routes.mail.updateInbox, {
+        params: { id },
+        body: {
+          name: f.name.trim() || null,
+          imap: f.imapOn ? imapOf(f) : null,
+          smtp: f.smtpOn ? smtpOf(f) : null,
+        },
       });
       onDone(true);
     } catch (err) {
@@ -313,12 +317,12 @@ function AccountForm({ editing, onDone }: { editing: MailInboxView | null; onDon
 
 /** Settings → Mail accounts: IMAP and SMTP per inbox, sync state and the last error in words. */
 export function MailAccounts() {
-  const [inboxes, setInboxes] = useState<MailInboxView[] | null>(null);
+  const [inboxes, setInboxes] = useState<InboxView[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [editing, setEditing] = useState<MailInboxView | 'new' | null>(null);
+  const [editing, setEditing] = useState<InboxView | 'new' | null>(null);
 
   const load = useCallback(() => {
-    api.get<MailInboxView[]>('/api/mail/inboxes').then(
+    call(routes.mail.inboxes).then(
       (l) => {
         setInboxes(l);
         setError(null);
@@ -328,16 +332,15 @@ export function MailAccounts() {
   }, []);
   useEffect(load, [load]);
   useOnReconnect(load);
-  useHubEvent('MailChanged', load);
-  useHubEvent('MailSync', (...args) => {
-    const s = args[0] as ImapSyncState & { inbox_id: string };
+  useHubEvent(HubEvent.mailChanged, load);
+  useHubEvent(HubEvent.mailSync, (s) => {
     setInboxes((l) => l?.map((ib) => (ib.id === s.inbox_id ? { ...ib, sync: { ...s } } : ib)) ?? l);
   });
 
-  const remove = async (ib: MailInboxView) => {
+  const remove = async (ib: InboxView) => {
     if (!window.confirm(`Remove the IMAP and SMTP account of ${ib.address}? Mail already synced stays.`)) return;
     try {
-      await api.patch(`/api/mail/inboxes/${encodeURIComponent(ib.id)}`, { imap: null, smtp: null });
+      await call(routes.mail.updateInbox, { params: { id: ib.id }, body: { imap: null, smtp: null } });
       load();
     } catch (e) {
       setError(errText(e));

@@ -1,52 +1,27 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { api, ApiError } from '../../api';
+import { ApiError, call, routes } from '../../api';
+import type { AnalysisDto, EntityDto, ModelCard, ModelsInfo } from '../../../../shared/contract/nlp';
 
-/** Shapes of GET /api/models and POST /api/nlp/analyze (electron/core/domains/nlp). */
+/** How the Settings page reads a card's free-form metrics (their shape differs per model task). */
 interface Prf {
   precision: number;
   recall: number;
   f1: number;
   support: number;
 }
-interface Card {
-  name: string;
-  version: string;
-  task: string;
-  bytes: number;
-  training: { command: string; examples: Record<string, number> };
-  metrics: {
-    examples?: number;
-    sentences?: number;
-    intent?: { accuracy: number; macro_f1: number };
-    intent_baseline?: { accuracy: number };
-    explicit_save?: Prf & { hard_negative_fp_rate: number };
-    overall?: Prf;
-    per_type?: Record<string, Prf>;
-    baseline?: { overall?: Prf };
-  };
+interface Metrics {
+  examples?: number;
+  sentences?: number;
+  intent?: { accuracy: number; macro_f1: number };
+  intent_baseline?: { accuracy: number };
+  explicit_save?: Prf & { hard_negative_fp_rate: number };
+  overall?: Prf;
+  per_type?: Record<string, Prf>;
+  baseline?: { overall?: Prf };
 }
-interface ModelsInfo {
-  backend: 'onnx' | 'heuristic';
-  load_ms: number;
-  error?: string;
-  models: Array<{ path: string; card: Card }>;
-}
-interface Entity {
-  text: string;
-  type: string;
-  start: number;
-  end: number;
-  score: number;
-}
-interface Analysis {
-  action_recommendation: 'MUST_SAVE' | 'SHOULD_SAVE' | 'SHOULD_SEARCH' | 'NONE';
-  intent: string;
-  confidence: number;
-  intent_probs: Record<string, number>;
-  urgency: string;
-  entities: Entity[];
-  suggested_tags: string[];
-}
+type Card = ModelCard;
+type Entity = EntityDto;
+type Analysis = AnalysisDto;
 
 const pct = (x: number | undefined) => (x === undefined ? '–' : `${Math.round(x * 100)}%`);
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
@@ -81,7 +56,7 @@ const PURPOSE: Record<string, { title: string; does: string }> = {
 };
 
 function Quality({ card }: { card: Card }) {
-  const m = card.metrics;
+  const m = card.metrics as Metrics;
   if (m.intent) {
     return (
       <p>
@@ -149,14 +124,14 @@ export function ModelsPanel({ paths = {}, configFile }: { paths?: Record<string,
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    api.get<ModelsInfo>('/api/models').then(setInfo, (e: Error) => setError(e.message));
+    call(routes.nlp.models).then(setInfo, (e: Error) => setError(e.message));
   }, []);
 
   const tryIt = async () => {
     setBusy(true);
     setError(null);
     try {
-      const result = await api.post<Analysis>('/api/nlp/analyze', { message });
+      const result = await call(routes.nlp.analyze, { body: { message } });
       setAnalyzed({ text: message, result });
     } catch (e) {
       setError(e instanceof ApiError ? e.message : String(e));

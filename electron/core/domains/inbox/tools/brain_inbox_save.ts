@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool';
-import { ProcessingHints } from '../contract';
+import { InboxSaveInput, InboxSaveResult } from '../contract';
 import type { SaveInput, SaveResult } from '../capture';
 
 export const brainInboxSaveTool = (save: (input: SaveInput) => Promise<SaveResult>) =>
@@ -10,13 +9,7 @@ export const brainInboxSaveTool = (save: (input: SaveInput) => Promise<SaveResul
     description:
       'Saves a note into the vault inbox (inbox/<date>-<slug>.md) for the person to review and file. processing_hints help filing later: category (a folder), tags, entities, related_notes, source. With skip_inbox: true and a category, the note is filed into that folder directly (journaled and committed).',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-    input: z
-      .object({
-        content: z.string().min(1).max(1_000_000).describe('Markdown text of the note'),
-        title: z.string().max(200).optional(),
-        processing_hints: ProcessingHints.optional(),
-      })
-      .strict(),
-    output: z.object({ path: z.string(), filed: z.boolean(), commit: z.string().optional() }),
+    input: InboxSaveInput,
+    output: InboxSaveResult,
     handler: (args) => save(args),
   });

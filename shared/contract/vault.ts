@@ -1,8 +1,10 @@
 /**
- * The Vault page's REST contract (`/api/vault/...`): zod schemas + inferred types, imported by the
- * owner (which builds the replies) and the renderer (which reads them). No Node or DOM imports.
+ * The vault's REST contract (`/api/vault/...`): the Vault page (search, notes, folders, reveal),
+ * reindex, push and the commit log — zod schemas + inferred types, imported by the owner (which
+ * builds the replies), the renderer and the CLI. No Node or DOM imports.
  */
 import { z } from 'zod';
+import { route } from './route';
 
 /** `[start, end)` character offsets into `text` that matched the query. */
 export const MatchRange = z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]);
@@ -94,3 +96,27 @@ export const noteUri = (path: string) => NOTE_URI_PREFIX + path.split('/').map(e
 /** The Obsidian URL that opens a note (vault by folder name, file path without `.md`). */
 export const obsidianUrl = (vaultName: string, path: string) =>
   `obsidian://open?vault=${encodeURIComponent(vaultName)}&file=${encodeURIComponent(path.replace(/\.md$/i, ''))}`;
+
+export const ReindexReport = z.object({ scanned: z.number(), indexed: z.number(), unchanged: z.number(), removed: z.number(), ms: z.number() });
+export type ReindexReport = z.infer<typeof ReindexReport>;
+
+/** `?path=` of a note in the vault (normalized by the owner). */
+const PathQuery = z.object({ path: z.string().default('') });
+
+export const vaultRoutes = {
+  /** Plain-text snippets with match ranges, pages by offset. */
+  search: route('GET', '/api/vault/search', { query: VaultSearchQuery, reply: VaultSearchReply }),
+  /** A note as the page shows it: brain_read_note's fields plus resolved wikilinks and backlinks. */
+  note: route('GET', '/api/vault/note', { query: PathQuery, reply: VaultNoteView }),
+  folders: route('GET', '/api/vault/folders', { reply: z.object({ folders: z.array(z.string()) }) }),
+  tree: route('GET', '/api/vault/tree', { reply: VaultTreeReply }),
+  notes: route('GET', '/api/vault/notes', { query: VaultNotesQuery, reply: VaultNotesReply }),
+  backlinks: route('GET', '/api/vault/backlinks', { query: PathQuery, reply: z.object({ backlinks: z.array(NoteRef) }) }),
+  reveal: route('POST', '/api/vault/reveal', { body: RevealBody, reply: RevealReply }),
+  /** A full rebuild unless `full: false` (only what changed). */
+  reindex: route('POST', '/api/vault/reindex', { body: z.object({ full: z.boolean().optional() }), reply: ReindexReport }),
+  /** Pushes the vault to the configured git remote. */
+  push: route('POST', '/api/vault/push', { reply: z.object({ ok: z.boolean(), ref: z.string() }) }),
+  /** Mailroom's last 30 commits in the vault (none when it is not a git repository). */
+  history: route('GET', '/api/vault/history', { reply: z.object({ commits: z.array(z.object({ oid: z.string(), message: z.string() })) }) }),
+} as const;

@@ -4,6 +4,7 @@
  * shared by the owner and the renderer.
  */
 import { z } from 'zod';
+import { route } from './route';
 
 export const HistoryKind = z.enum(['inbox', 'undo', 'capture', 'memory', 'rule', 'routed', 'sent', 'vault']);
 export type HistoryKind = z.infer<typeof HistoryKind>;
@@ -72,3 +73,11 @@ export type HistoryDetail = z.infer<typeof HistoryDetail>;
 export const HistoryUndoBody = z.object({ id: z.string().min(1).max(200) }).strict();
 export const HistoryUndoReply = z.object({ id: z.string(), batch_id: z.string(), restored: z.array(z.string()), commit: z.string().nullable() });
 export type HistoryUndoReply = z.infer<typeof HistoryUndoReply>;
+
+export const historyRoutes = {
+  /** Newest first, `limit` (1–200, default 50) per page, `cursor` from the previous page, optional `kind`. */
+  list: route('GET', '/api/history', { query: HistoryListQuery, reply: HistoryListReply }),
+  /** One entry with its diff (`?id=`). */
+  entry: route('GET', '/api/history/entry', { query: z.object({ id: z.string().default('') }), reply: HistoryDetail }),
+  undo: route('POST', '/api/history/undo', { body: HistoryUndoBody, reply: HistoryUndoReply }),
+} as const;
