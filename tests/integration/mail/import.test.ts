@@ -64,7 +64,7 @@ describe('mail import: one validation rule for the CLI and the upload route', ()
     expect(up.status).toBe(200);
     expect(up.body).toMatchObject({ imported: 0 }); // already there from the CLI: deduplicated
     expect(await threadCount(o)).toBe(1);
-  });
+  }, 120_000); // five CLI processes, each a cold Node start
 
   it('a folder import reports a stray empty file as failed and imports the rest', async () => {
     owner = await startTestOwner();
