@@ -62,6 +62,8 @@ const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url')
 /** Imports touching at most this many threads answer after their triage; bigger ones triage in the background. */
 const ARRIVAL_TRIAGE_INLINE = 200;
 const ARRIVAL_TRIAGE_BATCH = 50;
+/** Background triage hands the event loop back this often (ms), so searches and pages are not queued behind it. */
+const ARRIVAL_TRIAGE_SLICE_MS = 8;
 
 /** Largest upload the import route accepts (bigger mailboxes import from disk with the CLI). */
 export const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
@@ -260,7 +262,12 @@ export class MailService {
         return;
       }
       let done = 0;
+      let sliceStart = performance.now();
       for (let i = 0; i < threadIds.length; i++) {
+        if (performance.now() - sliceStart > ARRIVAL_TRIAGE_SLICE_MS) {
+          await new Promise<void>((r) => setImmediate(r));
+          sliceStart = performance.now();
+        }
         if (signal.aborted) return;
         const t = this.store.findThread(threadIds[i]);
         if (!t) continue;
@@ -274,10 +281,7 @@ export class MailService {
         } catch (e) {
           this.ctx.log.warn('triage on arrival failed', { message_id: m.id, error: String(e) });
         }
-        if (done && done % ARRIVAL_TRIAGE_BATCH === 0) {
-          this.changed(inboxId, 'triage');
-          await new Promise<void>((r) => setImmediate(r));
-        }
+        if (done && done % ARRIVAL_TRIAGE_BATCH === 0) this.changed(inboxId, 'triage');
       }
       if (done) this.changed(inboxId, 'triage', { triaged: done });
     });
