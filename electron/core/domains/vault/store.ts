@@ -4,6 +4,9 @@ import type { JsonObject } from '../../kernel/types';
 import { capitalizedPhrases, normName, parseNote, searchableText, splitFrontmatter, type ParsedNote } from './parse';
 import { folderOf, isNotePath, listVaultFiles, tryReadVaultFile, vaultFileStat } from './paths';
 import { sha256 } from './fsops';
+import { makeSnippet } from '../../kernel/snippet';
+
+export { makeSnippet };
 
 /** The index DB's own migrations: it is derived data, rebuildable from the vault at any time. */
 export const indexMigrations: Migration[] = [
@@ -118,38 +121,6 @@ export function ftsParts(query: string): string[] {
     parts.push(prefix && words.length === 1 ? `${term}*` : term);
   }
   return parts;
-}
-
-const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-
-/**
- * A short excerpt of `text` around the first place the query's words occur, matches in
- * `**bold**`, `…` where text was cut: what FTS5's snippet() gives, computed for the returned
- * page only (the FTS table is contentless).
- */
-export function makeSnippet(text: string, parts: string[], tokens = 12, marks: [string, string] = ['**', '**']): string {
-  const words: Array<{ w: string; prefix: boolean }> = [];
-  for (const p of parts) {
-    const prefix = p.endsWith('*');
-    for (const w of p.replace(/\*$/, '').replace(/"/g, '').split(' ')) if (w) words.push({ w: fold(w), prefix });
-  }
-  const toks: Array<{ start: number; end: number; hit: boolean }> = [];
-  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-    const f = fold(m[0]);
-    toks.push({ start: m.index, end: m.index + m[0].length, hit: words.some((x) => (x.prefix ? f.startsWith(x.w) : f === x.w)) });
-  }
-  if (!toks.length) return '';
-  const first = toks.findIndex((t) => t.hit);
-  const from = first <= 2 ? 0 : Math.min(first - 2, Math.max(0, toks.length - tokens));
-  const to = Math.min(toks.length, from + tokens);
-  let out = '';
-  let at = toks[from].start;
-  for (let i = from; i < to; i++) {
-    const t = toks[i];
-    out += text.slice(at, t.start) + (t.hit ? `${marks[0]}${text.slice(t.start, t.end)}${marks[1]}` : text.slice(t.start, t.end));
-    at = t.end;
-  }
-  return (from > 0 ? '…' : '') + out.replace(/\s+/g, ' ') + (to < toks.length ? '…' : '');
 }
 
 /**
