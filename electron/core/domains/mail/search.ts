@@ -118,10 +118,9 @@ export function searchMessages(db: Database.Database, q: SearchQuery): SearchHit
 /** How much of a message's text a snippet looks through for the first match. */
 const SNIPPET_TEXT_CHARS = 100_000;
 
-/** 16 words around the first match, matches in [brackets]: from the text, else the subject when only it matched. */
+/** 16 words around the first match, matches in [brackets]: the subject when it matched (as FTS5's snippet() picked it), else the text. */
 function snippetOf(text: string, subject: string, words: string[]): string {
-  const body = makeSnippet(text, words, 16, ['[', ']'], ' … ');
-  if (body.includes('[') || !subject) return body || subject;
-  const subj = makeSnippet(subject, words, 16, ['[', ']'], ' … ');
-  return subj.includes('[') ? subj : body || subject;
+  const subj = subject ? makeSnippet(subject, words, 16, ['[', ']'], ' … ') : '';
+  if (subj.includes('[')) return subj;
+  return makeSnippet(text, words, 16, ['[', ']'], ' … ') || subject;
 }
