@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { openDatabase, type Migration } from '../../kernel/db/open';
 import type { JsonObject } from '../../kernel/types';
-import { capitalizedPhrases, normName, parseNote, searchableText, splitFrontmatter, type ParsedNote } from './parse';
+import { bodyOf, capitalizedPhrases, normName, parseNote, searchableText, type ParsedNote } from './parse';
 import { folderOf, isNotePath, listVaultFiles, tryReadVaultFile, vaultFileStat } from './paths';
 import { sha256 } from './fsops';
 import { makeSnippet } from '../../kernel/snippet';
@@ -270,7 +270,20 @@ export class VaultIndex {
     for (const op of opts.mode ? [opts.mode] : (['AND', 'OR'] as const)) {
       const rare = parts.filter((p) => !isCommon(p));
       let rows: Array<{ id: number; path: string; title: string; score: number }>;
-      if (rare.length) {
+      if (rare.length && !folder && !exclude) {
+        // No folder filter: ranked on the FTS table alone (joining notes for every match costs
+        // more than scoring it), then the page's rows looked up.
+        const q = op === 'AND' ? parts.join(' ') : rare.join(' OR ');
+        const top = this.stmt('SELECT rowid AS id, -bm25(notes_fts, 10.0, 8.0, 3.0, 1.0) AS score FROM notes_fts WHERE notes_fts MATCH ? ORDER BY score DESC LIMIT ?').all(q, limit) as Array<{
+          id: number;
+          score: number;
+        }>;
+        const note = this.stmt('SELECT path, title FROM notes WHERE id = ?');
+        rows = top.flatMap((r) => {
+          const n = note.get(r.id) as { path: string; title: string } | undefined;
+          return n ? [{ ...r, ...n }] : [];
+        });
+      } else if (rare.length) {
         const q = op === 'AND' ? parts.join(' ') : rare.join(' OR ');
         rows = this.stmt(
           `SELECT n.id, n.path, n.title, -bm25(notes_fts, 10.0, 8.0, 3.0, 1.0) AS score
@@ -301,7 +314,7 @@ export class VaultIndex {
     if (!this.root) return '';
     const f = tryReadVaultFile(this.root, rel);
     if (!f) return '';
-    return makeSnippet(searchableText(splitFrontmatter(f.data.toString('utf8')).body), parts, 12, marks);
+    return makeSnippet(searchableText(bodyOf(f.data.toString('utf8'))), parts, 12, marks);
   }
 
   /**
