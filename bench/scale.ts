@@ -4,7 +4,8 @@
  * cold index (start → all searchable, via /api/status), brain_search / search_inbox p95 over MCP
  * by word class, change → searchable, owner RSS, CLI mbox import rate and peak RSS (VmHWM), and
  * list_threads paging. Baselines from the same run: warm raw read, a full scan, mailparser alone.
- * `npm run bench -- scale`; SCALE_NOTES / SCALE_MESSAGES shrink it for a quick look.
+ * `npm run bench -- scale`; SCALE_NOTES / SCALE_MESSAGES shrink it for a quick look; SCALE_OWNER_LOG=file
+ * keeps the owner's log.
  */
 import { spawn, execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -32,7 +33,7 @@ function status(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 
 async function startOwner(vault: string, dataDir: string) {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [BIN, 'start', '--headless', '--vault', vault, '--data-dir', dataDir, '--port', '0'], { env: env(), stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [BIN, 'start', '--headless', '--vault', vault, '--data-dir', dataDir, '--port', '0'], { env: env(), stdio: ['ignore', 'pipe', process.env.SCALE_OWNER_LOG ? fs.openSync(process.env.SCALE_OWNER_LOG, 'a') : 'ignore'] });
   const url = await new Promise<URL>((resolve, reject) => {
     let out = '';
     const t = setTimeout(() => reject(new Error('owner did not start')), 120_000);
