@@ -9,7 +9,7 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       // The vault indexer and watcher run in worker threads: their own entries, next to index.js.
-      lib: { entry: { index: resolve(__dirname, 'electron/main/index.ts'), 'vault-indexer': resolve(__dirname, 'electron/core/domains/vault/indexer-worker.ts'), 'vault-watcher': resolve(__dirname, 'electron/core/domains/vault/watch-worker.ts') } },
+      lib: { entry: { index: resolve(__dirname, 'electron/main/index.ts'), 'vault-indexer': resolve(__dirname, 'electron/core/domains/vault/indexer-worker.ts'), 'vault-watcher': resolve(__dirname, 'electron/core/domains/vault/watch-worker.ts'), 'mail-parser': resolve(__dirname, 'electron/core/domains/mail/parse-worker.ts') } },
       rollupOptions: { external: ['better-sqlite3', 'onnxruntime-node', 'chokidar', 'isomorphic-git', 'electron'] },
     },
   },

@@ -14,6 +14,7 @@ const entries = {
   hook: 'electron/core/domains/sessions/hook-cli.ts',
   'vault-indexer': 'electron/core/domains/vault/indexer-worker.ts',
   'vault-watcher': 'electron/core/domains/vault/watch-worker.ts',
+  'mail-parser': 'electron/core/domains/mail/parse-worker.ts',
 };
 const entryPoints = Object.fromEntries(Object.entries(entries).filter(([, f]) => fs.existsSync(path.join(root, f))).map(([k, f]) => [k, path.join(root, f)]));
 

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { splitMbox, splitMboxFile } from '../../../electron/core/domains/mail/importers';
 import { ingest } from '../../../electron/core/domains/mail/ingest';
 import { mailServiceForTest } from './helpers';
+import { generateMbox } from '../../../bench/_scale-gen';
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -67,5 +68,32 @@ describe('streaming mbox import', () => {
     const r2 = await t.mail.importPath(ib2.id, file);
     expect(r2.imported).toBe(10);
     expect(r2.thread_ids).toHaveLength(8);
+  });
+
+  it('a big import parsed on the parse thread stores what parsing inline stores, and every thread equals a full recompute', { timeout: 180_000 }, async () => {
+    // Two stores, the same inbox: one import parsed on the parse thread, one inline.
+    const t = mailServiceForTest();
+    const u = mailServiceForTest();
+    open.push(t, u);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mbox-')), 'gen.mbox');
+    const gen = generateMbox(file, 600);
+    const threaded = t.mail.createInbox({ id: 'me', address: 'me@acme.example' });
+    const inline = u.mail.createInbox({ id: 'me', address: 'me@acme.example' });
+    // Windows of 100: the thread parses window n+1 while window n is stored.
+    const a = await ingest(t.mail.store, threaded, splitMboxFile(file), { now: Date.now, batch: 100 });
+    const b = await ingest(u.mail.store, inline, splitMboxFile(file), { now: Date.now, batch: 100, parseThread: false });
+    expect(a.imported).toBe(600);
+    expect({ imported: a.imported, failed: a.failed, threads: a.thread_ids.length }).toEqual({ imported: b.imported, failed: b.failed, threads: b.thread_ids.length });
+    expect(a.thread_ids).toHaveLength(gen.threads);
+    const messages = (s: typeof t) =>
+      s.db.prepare('SELECT id, internet_message_id, subject, text, from_addr, to_addrs, cc_addrs, created_at, seen, html, attachments, raw FROM mail_messages ORDER BY id').all();
+    expect(messages(t)).toEqual(messages(u));
+    const partition = (s: typeof t) =>
+      (s.db.prepare("SELECT group_concat(id, ' ') AS ids FROM (SELECT thread_id, id FROM mail_messages ORDER BY id) GROUP BY thread_id").all() as Array<{ ids: string }>).map((r) => r.ids).sort();
+    expect(partition(t)).toEqual(partition(u));
+    const threads = () => t.db.prepare('SELECT id, subject, participants, first_at, updated_at FROM mail_threads ORDER BY id').all();
+    const stored = threads();
+    for (const id of a.thread_ids) t.mail.store.refreshThread(id);
+    expect(threads()).toEqual(stored);
   });
 });

@@ -11,6 +11,8 @@ import { latestText } from './text';
 import { triage, type LabelledExample, type TriageResult, type Urgency } from './triage';
 
 const ARRIVAL_TRIAGE_BATCH = 50;
+/** Background triage hands the event loop back this often (ms), so searches and pages are not queued behind it. */
+const ARRIVAL_TRIAGE_SLICE_MS = 8;
 
 /**
  * Understanding mail: triage against the person's taxonomy (on arrival and on request), their
@@ -37,7 +39,12 @@ export class MailUnderstanding {
         return;
       }
       let done = 0;
+      let sliceStart = performance.now();
       for (let i = 0; i < threadIds.length; i++) {
+        if (performance.now() - sliceStart > ARRIVAL_TRIAGE_SLICE_MS) {
+          await new Promise<void>((r) => setImmediate(r));
+          sliceStart = performance.now();
+        }
         if (signal.aborted) return;
         const t = this.p.store.findThread(threadIds[i]);
         if (!t) continue;
@@ -51,10 +58,7 @@ export class MailUnderstanding {
         } catch (e) {
           this.p.core.log.warn('triage on arrival failed', { message_id: m.id, error: String(e) });
         }
-        if (done && done % ARRIVAL_TRIAGE_BATCH === 0) {
-          this.p.changed(inboxId, 'triage');
-          await new Promise<void>((r) => setImmediate(r));
-        }
+        if (done && done % ARRIVAL_TRIAGE_BATCH === 0) this.p.changed(inboxId, 'triage');
       }
       if (done) this.p.changed(inboxId, 'triage', { triaged: done });
     });

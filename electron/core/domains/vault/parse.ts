@@ -53,6 +53,12 @@ export function splitFrontmatter(text: string): { frontmatter: JsonObject; body:
   }
 }
 
+/** The body after a frontmatter block, without parsing the YAML (snippets need only the text). */
+export function bodyOf(text: string): string {
+  const m = FRONTMATTER.exec(text);
+  return m ? text.slice(m[0].length) : text.replace(/^\uFEFF/, '');
+}
+
 function stripCode(body: string): string {
   return body.replace(/```[\s\S]*?```/g, ' ').replace(/`[^`\n]*`/g, ' ');
 }

@@ -1,9 +1,12 @@
 import type Database from 'better-sqlite3';
 import { openDatabase, type Migration } from '../../kernel/db/open';
 import type { JsonObject } from '../../kernel/types';
-import { capitalizedPhrases, normName, parseNote, searchableText, splitFrontmatter, type ParsedNote } from './parse';
+import { bodyOf, capitalizedPhrases, normName, parseNote, searchableText, type ParsedNote } from './parse';
 import { folderOf, isNotePath, listVaultFiles, tryReadVaultFile, vaultFileStat } from './paths';
 import { sha256 } from './fsops';
+import { makeSnippet } from '../../kernel/snippet';
+
+export { makeSnippet };
 
 /** The index DB's own migrations: it is derived data, rebuildable from the vault at any time. */
 export const indexMigrations: Migration[] = [
@@ -118,38 +121,6 @@ export function ftsParts(query: string): string[] {
     parts.push(prefix && words.length === 1 ? `${term}*` : term);
   }
   return parts;
-}
-
-const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-
-/**
- * A short excerpt of `text` around the first place the query's words occur, matches in
- * `**bold**`, `…` where text was cut: what FTS5's snippet() gives, computed for the returned
- * page only (the FTS table is contentless).
- */
-export function makeSnippet(text: string, parts: string[], tokens = 12, marks: [string, string] = ['**', '**']): string {
-  const words: Array<{ w: string; prefix: boolean }> = [];
-  for (const p of parts) {
-    const prefix = p.endsWith('*');
-    for (const w of p.replace(/\*$/, '').replace(/"/g, '').split(' ')) if (w) words.push({ w: fold(w), prefix });
-  }
-  const toks: Array<{ start: number; end: number; hit: boolean }> = [];
-  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-    const f = fold(m[0]);
-    toks.push({ start: m.index, end: m.index + m[0].length, hit: words.some((x) => (x.prefix ? f.startsWith(x.w) : f === x.w)) });
-  }
-  if (!toks.length) return '';
-  const first = toks.findIndex((t) => t.hit);
-  const from = first <= 2 ? 0 : Math.min(first - 2, Math.max(0, toks.length - tokens));
-  const to = Math.min(toks.length, from + tokens);
-  let out = '';
-  let at = toks[from].start;
-  for (let i = from; i < to; i++) {
-    const t = toks[i];
-    out += text.slice(at, t.start) + (t.hit ? `${marks[0]}${text.slice(t.start, t.end)}${marks[1]}` : text.slice(t.start, t.end));
-    at = t.end;
-  }
-  return (from > 0 ? '…' : '') + out.replace(/\s+/g, ' ') + (to < toks.length ? '…' : '');
 }
 
 /**
@@ -299,7 +270,20 @@ export class VaultIndex {
     for (const op of opts.mode ? [opts.mode] : (['AND', 'OR'] as const)) {
       const rare = parts.filter((p) => !isCommon(p));
       let rows: Array<{ id: number; path: string; title: string; score: number }>;
-      if (rare.length) {
+      if (rare.length && !folder && !exclude) {
+        // No folder filter: ranked on the FTS table alone (joining notes for every match costs
+        // more than scoring it), then the page's rows looked up.
+        const q = op === 'AND' ? parts.join(' ') : rare.join(' OR ');
+        const top = this.stmt('SELECT rowid AS id, -bm25(notes_fts, 10.0, 8.0, 3.0, 1.0) AS score FROM notes_fts WHERE notes_fts MATCH ? ORDER BY score DESC LIMIT ?').all(q, limit) as Array<{
+          id: number;
+          score: number;
+        }>;
+        const note = this.stmt('SELECT path, title FROM notes WHERE id = ?');
+        rows = top.flatMap((r) => {
+          const n = note.get(r.id) as { path: string; title: string } | undefined;
+          return n ? [{ ...r, ...n }] : [];
+        });
+      } else if (rare.length) {
         const q = op === 'AND' ? parts.join(' ') : rare.join(' OR ');
         rows = this.stmt(
           `SELECT n.id, n.path, n.title, -bm25(notes_fts, 10.0, 8.0, 3.0, 1.0) AS score
@@ -330,7 +314,7 @@ export class VaultIndex {
     if (!this.root) return '';
     const f = tryReadVaultFile(this.root, rel);
     if (!f) return '';
-    return makeSnippet(searchableText(splitFrontmatter(f.data.toString('utf8')).body), parts, 12, marks);
+    return makeSnippet(searchableText(bodyOf(f.data.toString('utf8'))), parts, 12, marks);
   }
 
   /**

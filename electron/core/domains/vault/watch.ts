@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Logger } from '../../kernel/log';
-import { isIgnoredRel, isNotePath, toPosix } from './paths';
+import { isIgnoredRel, isNotePath, listVaultFiles, toPosix } from './paths';
 import { workerEntry } from './worker-entry';
 
 export interface WatcherOptions {
@@ -39,50 +39,77 @@ export type WatcherJob = { root: string; debounceMs?: number; stabilityMs?: numb
 export type WatcherToOwner = { type: 'batch'; paths: string[]; dirs: string[] } | { type: 'ready' } | { type: 'flushed'; id: number } | { type: 'closed' } | { type: 'error'; message: string };
 export type OwnerToWatcher = { type: 'flush'; id: number } | { type: 'close' };
 
+/** Longest a continuous stream of changes holds a batch back (a file appended to forever still syncs). */
+const MAX_HOLD_MS = 1000;
+
 /**
- * chokidar on the vault: ignores .git, .obsidian, .trash, dotfiles and Mailroom's temp files,
- * waits for writes to finish so a half-written file is never indexed, and batches bursts.
- * Setting chokidar up walks the whole vault and opens a watch per file (seconds of CPU at 50k
- * notes), so the owner runs this in a worker thread (see watchVault).
+ * chokidar on the vault's folders: ignores .git, .obsidian, .trash, dotfiles and Mailroom's temp
+ * files, waits until a file has been quiet for `stabilityMs` so a half-written file is never
+ * indexed, and batches bursts. chokidar watches directories only — never one watch per note,
+ * which at 50,000 notes held hundreds of MB — and the notes' own events come from their folder's
+ * watch (chokidar's `raw` events carry the file name). A folder that appears (moved in, created
+ * with notes) is listed once; one that disappears is reported as removed.
  */
 export function chokidarBatches(o: BatcherOptions): { ready: Promise<void>; idle(): Promise<void>; close(): Promise<void> } {
   const root = fs.realpathSync(o.root);
   const pending = new Set<string>();
   const removedDirs = new Set<string>();
+  const addedDirs = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
+  let heldSince = 0;
   let closed = false;
+  let isReady = false;
   const rel = (p: string) => toPosix(path.relative(root, p));
   const watcher: FSWatcher = watch(root, {
     ignoreInitial: true,
     persistent: true,
     followSymlinks: false,
+    // Folders only: every file (and symlink) is left to its folder's watch.
     ignored: (p: string, stats?: fs.Stats) => {
       const r = rel(p);
       if (!r || r.startsWith('..')) return false;
       if (isIgnoredRel(r)) return true;
-      return !!stats?.isFile() && !/\.md$/i.test(r);
+      return !!stats && !stats.isDirectory();
     },
-    awaitWriteFinish: { stabilityThreshold: o.stabilityMs ?? 60, pollInterval: 15 },
   });
+  const quietMs = Math.max(o.debounceMs ?? 0, o.stabilityMs ?? 50);
+  const hand = () => {
+    timer = undefined;
+    heldSince = 0;
+    for (const d of addedDirs) for (const f of listVaultFiles(root, d, isNotePath)) pending.add(f);
+    addedDirs.clear();
+    const batch = [...pending];
+    const dirs = [...removedDirs];
+    pending.clear();
+    removedDirs.clear();
+    o.onBatch(batch, dirs);
+  };
   const schedule = () => {
     if (closed) return;
+    const now = Date.now();
+    heldSince ||= now;
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = undefined;
-      const batch = [...pending];
-      const dirs = [...removedDirs];
-      pending.clear();
-      removedDirs.clear();
-      o.onBatch(batch, dirs);
-    }, o.debounceMs ?? 30);
+    timer = setTimeout(hand, now - heldSince >= MAX_HOLD_MS ? 0 : quietMs);
   };
-  const onFile = (p: string) => {
-    const r = rel(p);
-    if (!isNotePath(r)) return;
+  const noteAt = (r: string) => {
+    if (!r || r.startsWith('..') || isIgnoredRel(r) || !isNotePath(r)) return;
     pending.add(r);
     schedule();
   };
-  watcher.on('add', onFile).on('change', onFile).on('unlink', onFile);
+  // A folder's watch names the file that changed (added, written, renamed, removed).
+  watcher.on('raw', (_event, file, details) => {
+    const dir = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+    if (!file || typeof dir !== 'string') return;
+    noteAt(rel(path.resolve(dir, file)));
+  });
+  // Its notes are listed when the batch is handed over (by then the folder's own watch is set
+  // up, so a note written in between is either listed or heard).
+  watcher.on('addDir', (p: string) => {
+    const r = rel(p);
+    if (!isReady || !r || isIgnoredRel(r)) return;
+    addedDirs.add(r);
+    schedule();
+  });
   watcher.on('unlinkDir', (p: string) => {
     const r = rel(p);
     if (!r || isIgnoredRel(r)) return;
@@ -90,11 +117,16 @@ export function chokidarBatches(o: BatcherOptions): { ready: Promise<void>; idle
     schedule();
   });
   watcher.on('error', (e: unknown) => o.onError(e));
-  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  const ready = new Promise<void>((resolve) =>
+    watcher.once('ready', () => {
+      isReady = true;
+      resolve();
+    }),
+  );
   return {
     ready,
     async idle() {
-      while (timer || pending.size || removedDirs.size) await new Promise((r) => setTimeout(r, 10));
+      while (timer || pending.size || removedDirs.size || addedDirs.size) await new Promise((r) => setTimeout(r, 10));
     },
     async close() {
       closed = true;

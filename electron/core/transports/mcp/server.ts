@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
@@ -100,6 +101,12 @@ export function toolError(err: unknown): CallToolResult {
  * One MCP server over every domain's tools and resources. Built per connection (stdio, or each
  * Streamable HTTP session) so sampling goes back to the right client.
  */
+/**
+ * One JSON Schema validator for every session: the SDK otherwise builds a new Ajv (with its
+ * formats) for each Server, i.e. for each Streamable HTTP session.
+ */
+let sharedValidator: AjvJsonSchemaValidator | undefined;
+
 export function createMcpServer(surface: McpSurface, session: McpSessionInfo = {}): Server {
   const hasResources = surface.resourceTemplates.length > 0;
   const prompts = surface.prompts ?? [];
@@ -114,6 +121,7 @@ export function createMcpServer(surface: McpSurface, session: McpSessionInfo = {
       },
       instructions:
         'Mailroom is the local inbox for the user’s markdown vault, sessions and mail. Tools return JSON; errors are { code, message, details? }.',
+      jsonSchemaValidator: (sharedValidator ??= new AjvJsonSchemaValidator()),
     },
   );
   const byName = new Map(surface.tools.map((t) => [t.name, t]));
