@@ -20,6 +20,8 @@ export const FIXTURE = path.resolve(path.dirname(new URL(import.meta.url).pathna
 export const DEV_SET = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'vault-dev');
 /** A third set (a designer's vault, opaque folder names), written before the h-filing2 changes and checked with them: in-sample. */
 export const DEV2_SET = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'vault-dev2');
+/** A fourth set (a nurse's vault: numbered PARA folders, dates in names), written by h-filing3 before changing the analysis: its first figure was unseen, after that in-sample. */
+export const DEV3_SET = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'vault-dev3');
 /** A held-out set (written independently of the code); measured when present, never tuned on. */
 export const HELDOUT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'heldout', 'vault-set');
 
