@@ -18,7 +18,7 @@ import type { AnalysisItem, ProcessingHints } from './contract';
 import { extractEntities, knownNames, type FoundEntity } from './entities';
 import { partialMention, ruleMatches, type Rule, type Rules } from './rules';
 import { clip, containment, contentWords, plain, shingles, slugify } from './text';
-import { cosine, folderProfiles, rankFolders, terms, type Profiles } from './profiles';
+import { cosine, folderProfiles, PERSON_TITLE, rankFolders, terms, type Profiles } from './profiles';
 import { memoryVotes, type Memory } from './learn';
 
 export const INBOX_FOLDER = 'inbox';
@@ -124,7 +124,6 @@ export function confidenceOf(evidence: Evidence[], chosen: string): { confidence
   return { confidence: round2(Math.min(0.97, (1 - miss) * doubt)), rows };
 }
 
-const PEOPLE_DIR = /(^|\/)(people|persons|contacts|person|who)$/i;
 const JUNK = /^(test|testing|asdf+|qwerty|lorem ipsum.*|x+|todo|tbd|\.+|untitled|new note|hello|hi)$/i;
 /** "add to my X notes", "append this to …", "update …": the person asks for a merge. */
 const MERGE_ASK =
@@ -215,12 +214,12 @@ const folderOfTemplate = (t: string) => {
 /** Folders items may be filed into: not the inbox itself, not config/template folders (`_brain_config`, `_templates`). */
 export const isDestination = (folder: string) => !!folder && folder !== INBOX_FOLDER && !folder.startsWith(INBOX_FOLDER + '/') && !folder.startsWith('_');
 
-function entityVotes(places: EntityPlace[], self: string, weak: boolean): Map<string, number> {
+function entityVotes(places: EntityPlace[], self: string, weak: boolean, isPeople: (f: string) => boolean): Map<string, number> {
   const per = new Map<string, number>();
   const inc = (f: string, w: number, cap: number) => per.set(f, Math.min(cap, (per.get(f) ?? 0) + w));
   for (const p of places) {
     if (p.path === self || !isDestination(p.folder)) continue;
-    const people = PEOPLE_DIR.test(p.folder);
+    const people = isPeople(p.folder);
     if (p.kind === 'title' || p.kind === 'alias') inc(p.folder, people ? 1 : 3, 4);
     else inc(p.folder, p.kind === 'link' ? 0.8 : 1, 3);
   }
@@ -233,11 +232,12 @@ function entityVotes(places: EntityPlace[], self: string, weak: boolean): Map<st
 
 /** Votes per kind of evidence, and the amount of each kind (0–1). */
 class Collector {
+  constructor(private readonly isPeople: (folder: string) => boolean) {}
   readonly kinds = new Map<EvidenceKind, Evidence>();
   add(kind: EvidenceKind, folder: string, w: number) {
     if (!folder || !(w > 0) || !isDestination(folder)) return;
     // One-note-per-person folders say who an item is about, rarely where it belongs (unless the item is about a person).
-    if (PEOPLE_DIR.test(folder) && kind !== 'person') w *= 0.2;
+    if (this.isPeople(folder) && kind !== 'person') w *= 0.2;
     const e = this.kinds.get(kind) ?? { kind, votes: new Map<string, number>(), amount: 0 };
     e.votes.set(folder, (e.votes.get(folder) ?? 0) + w);
     this.kinds.set(kind, e);
@@ -259,8 +259,6 @@ class Collector {
   }
 }
 
-/** A personal name: two or three capitalised words ("Ana Lopes", "Jean-Luc de Vries"). */
-const PERSON_NAME = /^\p{Lu}[\p{L}'’.-]+(?:\s+(?:(?:van|von|de|da|del|di|le|la|bin|al)\s+)?\p{Lu}[\p{L}'’.-]+){1,2}$/u;
 /** Words people use when they describe someone. */
 const ABOUT_PERSON =
   /\b(met|lives?|living|born|birthday|phone|mobile|email|e-mail|married|partner|wife|husband|friend|colleague|neighbou?r|cousin|aunt|uncle|sister|brother|contact|instagram|linkedin|works? (?:at|as|for|in))\b|@\w/iu;
@@ -274,7 +272,7 @@ const NOT_PERSON = /\b(book|novel|author|chapter|film|movie|album|episode|series
  */
 function personFolder(title: string, body: string, p: Profiles, index: AnalyzeContext['vault']['index']): string | undefined {
   const t = title.trim();
-  if (!PERSON_NAME.test(t) || NOT_PERSON.test(body)) return undefined;
+  if (!PERSON_TITLE.test(t) || NOT_PERSON.test(body)) return undefined;
   const toks = t.split(/\s+/);
   // Described as someone: how they are met or reached, or named again and referred to as he/she/they.
   if (!ABOUT_PERSON.test(body) && !(body.includes(toks[0]) && PRONOUN.test(body))) return undefined;
@@ -284,7 +282,7 @@ function personFolder(title: string, body: string, p: Profiles, index: AnalyzeCo
   if (toks.every((w) => terms(w).every((x) => p.idf(x) < Math.log((p.docs + 1) / 0.5) - 1e-9))) return undefined;
   const known = index.nameDictionary().get(normName(t));
   if (known?.some((x) => !x.path.startsWith(INBOX_FOLDER + '/'))) return undefined;
-  return p.folders.filter((f) => PEOPLE_DIR.test(f.folder)).sort((a, b) => b.notes - a.notes)[0]?.folder;
+  return p.folders.filter((f) => f.people).sort((a, b) => b.notes - a.notes)[0]?.folder;
 }
 
 const folderOfPath = (p: string) => (path.posix.dirname(p) === '.' ? '' : path.posix.dirname(p));
@@ -297,7 +295,6 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   const title = note.title;
   const summary = clip(body.startsWith(title) ? body.slice(title.length).trim() : body, 80);
   const rulesMatched: string[] = [];
-  const ev = new Collector();
   const reasons: string[] = [];
   const base = (over: Partial<AnalysisItem>): AnalysisItem => ({
     path: rel,
@@ -324,6 +321,8 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   }
 
   const p = folderProfiles(index, isDestination);
+  const isPeople = p.isPeople;
+  const ev = new Collector(isPeople);
   const itemVec = p.vector(note.body, `${title} ${note.tags.join(' ')}`);
 
   // Entities and where they live.
@@ -346,16 +345,16 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     const places = index.places(e.name, 60);
     if (!places.length) continue;
     const weak = e.source === 'topic' || e.source === 'capitalized';
-    const per = entityVotes(places, rel, weak);
+    const per = entityVotes(places, rel, weak, isPeople);
     if (!per.size) continue;
-    const ranked = [...per].sort((a, b) => b[1] * (PEOPLE_DIR.test(b[0]) ? 0.2 : 1) - a[1] * (PEOPLE_DIR.test(a[0]) ? 0.2 : 1));
+    const ranked = [...per].sort((a, b) => b[1] * (isPeople(b[0]) ? 0.2 : 1) - a[1] * (isPeople(a[0]) ? 0.2 : 1));
     for (const [f, w] of ranked) ev.add('entity', f, w);
-    const named = places.some((x) => (x.kind === 'title' || x.kind === 'alias') && isDestination(x.folder) && !PEOPLE_DIR.test(x.folder) && x.path !== rel);
+    const named = places.some((x) => (x.kind === 'title' || x.kind === 'alias') && isDestination(x.folder) && !isPeople(x.folder) && x.path !== rel);
     ev.amount('entity', (named ? 1 : 0.6) * (weak ? 0.5 : 1));
     if (Object.keys(locations).length < 3) locations[e.name] = ranked.slice(0, 2).map(([f]) => f);
     // A person's note names the projects and places they belong to: follow it one hop.
     for (const pl of places) {
-      if (!(pl.kind === 'title' || pl.kind === 'alias') || !PEOPLE_DIR.test(pl.folder) || hop.has(pl.path)) continue;
+      if (!(pl.kind === 'title' || pl.kind === 'alias') || !isPeople(pl.folder) || hop.has(pl.path)) continue;
       hop.add(pl.path);
       const personText = p.text(pl.path);
       if (!personText) continue;
@@ -363,14 +362,14 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
       const folders = new Map<string, number>();
       for (const n of named2.slice(0, 6)) {
         for (const q of dict.get(normName(n.name)) ?? []) {
-          if (q.path === pl.path || q.path === rel || !isDestination(q.folder) || PEOPLE_DIR.test(q.folder)) continue;
+          if (q.path === pl.path || q.path === rel || !isDestination(q.folder) || isPeople(q.folder)) continue;
           folders.set(q.folder, (folders.get(q.folder) ?? 0) + (n.source === 'topic' ? 0.5 : 1));
         }
       }
       const sum = [...folders.values()].reduce((a, b) => a + b, 0);
       for (const [f, w] of folders) ev.add('link', f, (2 * w) / Math.max(sum, 1));
       // What the person's note is about (their role, their work) is where items about them go.
-      const about = rankFolders(p, p.vector(personText)).filter(([f]) => isDestination(f) && !PEOPLE_DIR.test(f));
+      const about = rankFolders(p, p.vector(personText)).filter(([f]) => isDestination(f) && !isPeople(f));
       const a1 = about[0]?.[1] ?? 0;
       if (a1 >= 0.05) for (const [f, c] of about.slice(0, 2)) if (c >= 0.6 * a1) ev.add('link', f, 2 * (c / a1) ** 2);
       if (folders.size || a1 >= 0.05) ev.amount('link', weak ? 0.5 : 1);
@@ -445,6 +444,7 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   }
 
   // Rules (strong) and the folder-structure descriptions (weak).
+  const vars = { title, date: itemDate(note.frontmatter, rel, ctx.now) };
   let ruleDest: { rule: Rule; folder: string } | undefined;
   const subject = { title, body: note.body, tags: note.tags };
   for (const rule of ctx.rules.rules) {
@@ -458,8 +458,10 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
       continue;
     }
     rulesMatched.push(rule.name);
-    const f = folderOfTemplate(rule.destination);
-    ev.add('rule', f, 6);
+    // The folder the rule files into for this item ("50 Journal/{year}/{date}.md" → "50 Journal/2026").
+    const f = folderOfTemplate(renderDestination(rule.destination, vars));
+    // Rules are read in the order the person wrote them: when several match, the first one leads.
+    ev.add('rule', f, ruleDest ? 2 : 6);
     ev.amount('rule', 1);
     ruleDest ??= { rule, folder: f };
   }
@@ -541,7 +543,6 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   const folder = ranked[0][0];
   const n = like.get(folder) ?? 0;
   if (n) reasons.unshift(`like ${n} earlier item${n === 1 ? '' : 's'} you filed in ${folder}`);
-  const vars = { title, date: itemDate(note.frontmatter, rel, ctx.now) };
   let dest = ruleDest && ruleDest.folder === folder ? renderDestination(ruleDest.rule.destination, vars) : `${folder}/${slugify(title)}.md`;
   const taken = ctx.taken ?? new Set<string>();
   try {

@@ -11,7 +11,7 @@ import type { VaultIndex } from '../vault';
 import { splitFrontmatter, tryReadVaultFile } from '../vault';
 import { searchableText } from '../vault';
 import { stem } from './rules';
-import { contentWords } from './text';
+import { contentWords, isStopword } from './text';
 
 export type Vec = Map<string, number>;
 
@@ -19,8 +19,27 @@ export type Vec = Map<string, number>;
 export function terms(text: string): string[] {
   return contentWords(text)
     .filter((w) => w.length >= 3 && !/^\d+$/.test(w) && !/^\d/.test(w))
-    .map(stem);
+    .map(stem)
+    // "needed" → "need": a stopword once stemmed says no more than "need" does.
+    .filter((t) => !isStopword(t));
 }
+
+/**
+ * The words of a folder's own name, without the numbering and dates people put in front
+ * ("10 Projects/11 Kitchen Renovation" → "Kitchen Renovation", "2025-03 Trip" → "Trip").
+ */
+export function folderLabel(folder: string): string {
+  const last = folder.split('/').pop() ?? folder;
+  return last
+    .replace(/^\s*(?:\d{4}(?:[-_.]\d{1,2}){0,2}|\d+(?:\.\d+)*|[A-Z](?=[.)]))[.)]?[\s._-]+/, '')
+    .replace(/[_-]+/g, ' ')
+    .trim() || last;
+}
+
+const PEOPLE_NAME = /^(people|persons|person|contacts?|who|crm|network|humans)$/i;
+/** A personal name as a note title: two or three capitalised words ("Ana Lopes", "Jean-Luc de Vries"). */
+export const PERSON_TITLE = /^\p{Lu}[\p{L}'’.-]+(?:\s+(?:(?:van|von|de|da|del|di|le|la|bin|al)\s+)?\p{Lu}[\p{L}'’.-]+){1,2}$/u;
+
 
 export function termFreq(text: string, weight = 1, into: Vec = new Map()): Vec {
   for (const t of terms(text)) into.set(t, (into.get(t) ?? 0) + weight);
@@ -52,6 +71,11 @@ export interface FolderProfile {
   centroid: Vec;
   /** Every term used in the folder's notes, titles and path (for the keyword baseline). */
   vocab: Set<string>;
+  /**
+   * One note per person: the folder's name says so ("people", "40 People", "Contacts"), or most of
+   * its notes are people (frontmatter `type: person`, or a personal name as title with aliases).
+   */
+  people: boolean;
 }
 
 export interface Profiles {
@@ -63,6 +87,8 @@ export interface Profiles {
   folders: FolderProfile[];
   /** Folder → profile. */
   byFolder: Map<string, FolderProfile>;
+  /** The folder holds one note per person (see FolderProfile.people). */
+  isPeople(folder: string): boolean;
   /** Note path → its raw text (title, tags, body) for second-hop entity lookups. */
   text(path: string): string | undefined;
 }
@@ -78,6 +104,21 @@ interface Row {
   hash: string;
   title: string;
   tags: string;
+  frontmatter: string;
+  aliases: string;
+}
+
+/** A note that is about one person: `type: person` (or contact), or a personal name with aliases. */
+function personNote(r: Row): boolean {
+  let fm: Record<string, unknown> = {};
+  try {
+    fm = JSON.parse(r.frontmatter) as Record<string, unknown>;
+  } catch {
+    // not JSON: no frontmatter evidence
+  }
+  const type = typeof fm.type === 'string' ? fm.type : typeof fm.kind === 'string' ? fm.kind : '';
+  if (/^(person|people|contact)$/i.test(type)) return true;
+  return PERSON_TITLE.test(r.title.trim()) && r.aliases !== '[]';
 }
 
 /**
@@ -88,7 +129,7 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
   const hit = cache.get(index);
   if (hit && hit.generation === index.generation) return hit;
   // Only the destination folders' notes count (not the inbox): a capture into the inbox leaves the profiles as they are.
-  const rows = (index.db.prepare('SELECT n.path, n.folder, n.hash, n.title, n.tags FROM notes n ORDER BY n.path').all() as Row[]).filter((r) => accept(r.folder));
+  const rows = (index.db.prepare('SELECT n.path, n.folder, n.hash, n.title, n.tags, n.frontmatter, n.aliases FROM notes n ORDER BY n.path').all() as Row[]).filter((r) => accept(r.folder));
   const signature = rows.map((r) => r.hash).join('');
   const prev = signatures.get(index);
   if (hit && prev === signature) {
@@ -130,11 +171,12 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
     for (const [t, c] of tf) v.set(t, (1 + Math.log(c)) * idf(t));
     return normalize(v);
   };
-  const sums = new Map<string, { n: number; sum: Vec; vocab: Set<string> }>();
-  for (const { folder, tf } of perNote) {
+  const sums = new Map<string, { n: number; persons: number; sum: Vec; vocab: Set<string> }>();
+  for (const [i, { folder, tf }] of perNote.entries()) {
     let s = sums.get(folder);
-    if (!s) sums.set(folder, (s = { n: 0, sum: new Map(), vocab: new Set() }));
+    if (!s) sums.set(folder, (s = { n: 0, persons: 0, sum: new Map(), vocab: new Set() }));
     s.n++;
+    if (personNote(rows[i])) s.persons++;
     for (const [t, x] of weigh(tf)) {
       s.sum.set(t, (s.sum.get(t) ?? 0) + x);
       s.vocab.add(t);
@@ -146,14 +188,16 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
     for (const [t, x] of s.sum) centroid.set(t, x / s.n);
     normalize(centroid);
     // The folder's own path words ("garden", "taxes") are part of what it is about.
-    const pathTerms = terms(folder.replace(/[/_-]/g, ' '));
+    const pathTerms = terms(folder.replace(/[/_&-]/g, ' '));
     for (const t of pathTerms) {
       centroid.set(t, (centroid.get(t) ?? 0) + 0.35 * idf(t) / Math.max(1, Math.log(N + 1)));
       s.vocab.add(t);
     }
-    folders.push({ folder, notes: s.n, centroid: normalize(centroid), vocab: s.vocab });
+    const people = PEOPLE_NAME.test(folderLabel(folder)) || (s.n >= 3 && s.persons >= 0.6 * s.n);
+    folders.push({ folder, notes: s.n, centroid: normalize(centroid), vocab: s.vocab, people });
   }
   folders.sort((a, b) => a.folder.localeCompare(b.folder));
+  const byFolderPeople = new Set(folders.filter((f) => f.people).map((f) => f.folder));
   const p: Profiles = {
     generation: index.generation,
     docs: rows.length,
@@ -165,6 +209,7 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
     },
     folders,
     byFolder: new Map(folders.map((f) => [f.folder, f])),
+    isPeople: (folder) => byFolderPeople.has(folder) || PEOPLE_NAME.test(folderLabel(folder)),
     text: (rel) => fresh.get(rel)?.text,
   };
   cache.set(index, p);
