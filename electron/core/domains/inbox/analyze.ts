@@ -149,7 +149,7 @@ function mergeTarget(title: string, body: string, itemVec: Map<string, number>, 
   for (const { words, fromTitle } of asks) {
     if (!words.length) continue;
     const want = [...new Set(words)];
-    const sim = (rel: string) => cosine(itemVec, p.vector(p.text(rel) ?? ''));
+    const sim = (rel: string) => cosine(itemVec, p.noteVector(rel) ?? p.vector(p.text(rel) ?? ''));
     const cands = index
       .search(want.join(' '), { limit: 10, mode: 'OR', excludeFolder: INBOX_FOLDER })
       .map((h) => {
@@ -169,7 +169,7 @@ function mergeTarget(title: string, body: string, itemVec: Map<string, number>, 
       });
       if (folder) {
         const inIt = index.notesIn(folder.folder, { deep: false, limit: 200 }).map((n) => ({ ...n, cos: sim(n.path) })).sort((a, b) => b.cos - a.cos)[0];
-        if (inIt && inIt.cos >= 0.15 && (!best || inIt.cos > best.cos + 0.1)) return { path: inIt.path, title: inIt.title, confidence: 0.6 };
+        if (inIt && inIt.cos >= 0.15 && (!best || inIt.cos > best.cos)) return { path: inIt.path, title: inIt.title, confidence: 0.6 };
       }
     }
     if (best) return { path: best.h.path, title: best.h.title, confidence: 0.6 + 0.3 * best.score };
@@ -323,7 +323,7 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   const p = folderProfiles(index, isDestination);
   const isPeople = p.isPeople;
   const ev = new Collector(isPeople);
-  const itemVec = p.vector(note.body, `${title} ${note.tags.join(' ')}`);
+  const itemVec = p.vector(note.body, title, note.tags);
 
   // Entities and where they live.
   const dict = index.nameDictionary();
@@ -383,13 +383,13 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   for (const w of contentWords(body)) freq.set(w, (freq.get(w) ?? 0) + 1);
   const top = [...new Set([...contentWords(title), ...[...freq].sort((a, b) => b[1] - a[1]).map(([w]) => w)])].slice(0, 10);
   const hits = top.length ? index.search(top.join(' '), { limit: 12, mode: 'OR' }).filter((h) => h.path !== rel) : [];
-  const near = hits
-    .filter((h) => !h.path.startsWith(INBOX_FOLDER + '/'))
-    .map((h) => ({ ...h, sim: cosine(itemVec, p.vector(p.text(h.path) ?? '')) }))
-    .filter((h) => h.sim >= 0.04)
-    .sort((a, b) => b.sim - a.sim);
+  // Nearest notes by cosine over every note (shapes included), whatever words the search matched.
+  const near = p
+    .nearest(itemVec, 12)
+    .filter((h) => h.path !== rel && !h.path.startsWith(INBOX_FOLDER + '/') && isDestination(h.folder))
+    .filter((h) => h.sim >= 0.04);
   const maxSim = near[0]?.sim ?? 0;
-  near.slice(0, 8).forEach((h, i) => ev.add('neighbours', folderOfPath(h.path), (2 * h.sim) / maxSim / (1 + i * 0.35)));
+  near.slice(0, 8).forEach((h, i) => ev.add('neighbours', h.folder, (2 * h.sim) / maxSim / (1 + i * 0.35)));
   ev.amount('neighbours', maxSim / 0.3);
   if (near.length) reasons.push(`similar: ${near[0].path}`);
 

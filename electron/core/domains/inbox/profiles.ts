@@ -12,6 +12,10 @@ import { splitFrontmatter, tryReadVaultFile } from '../vault';
 import { searchableText } from '../vault';
 import { stem } from './rules';
 import { contentWords, isStopword } from './text';
+import { PERSON_TITLE } from './person-title';
+import { shapeTerms, withoutUrls } from './shapes';
+
+export { PERSON_TITLE };
 
 export type Vec = Map<string, number>;
 
@@ -37,12 +41,16 @@ export function folderLabel(folder: string): string {
 }
 
 const PEOPLE_NAME = /^(people|persons|person|contacts?|who|crm|network|humans)$/i;
-/** A personal name as a note title: two or three capitalised words ("Ana Lopes", "Jean-Luc de Vries"). */
-export const PERSON_TITLE = /^\p{Lu}[\p{L}'’.-]+(?:\s+(?:(?:van|von|de|da|del|di|le|la|bin|al)\s+)?\p{Lu}[\p{L}'’.-]+){1,2}$/u;
 
 
 export function termFreq(text: string, weight = 1, into: Vec = new Map()): Vec {
-  for (const t of terms(text)) into.set(t, (into.get(t) ?? 0) + weight);
+  for (const t of terms(withoutUrls(text))) into.set(t, (into.get(t) ?? 0) + weight);
+  return into;
+}
+
+/** Adds a text's shape pseudo-terms (see shapes.ts) once each. */
+function addShapes(into: Vec, body: string, title: string): Vec {
+  for (const s of shapeTerms(body, title)) into.set(s, (into.get(s) ?? 0) + 1);
   return into;
 }
 
@@ -83,7 +91,11 @@ export interface Profiles {
   docs: number;
   idf(term: string): number;
   /** TF-IDF vector of a text, L2-normalised (sublinear tf). */
-  vector(text: string, extra?: string): Vec;
+  vector(text: string, extra?: string, tags?: string[]): Vec;
+  /** A note's vector as the profiles weigh it (title and tags double, shapes), or undefined. */
+  noteVector(path: string): Vec | undefined;
+  /** The `k` notes most like `v` (cosine over every profiled note, through an inverted index), best first. */
+  nearest(v: Vec, k: number): Array<{ path: string; folder: string; sim: number }>;
   folders: FolderProfile[];
   /** Folder → profile. */
   byFolder: Map<string, FolderProfile>;
@@ -157,6 +169,7 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
       const tf = termFreq(body);
       termFreq(r.title, 2, tf);
       termFreq(tags.replace(/[/_-]/g, ' '), 2, tf);
+      addShapes(tf, body, r.title);
       c = { hash: r.hash, tf, text: `${r.title}\n${tags}\n${body}` };
     }
     fresh.set(r.path, c);
@@ -197,15 +210,44 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
     folders.push({ folder, notes: s.n, centroid: normalize(centroid), vocab: s.vocab, people });
   }
   folders.sort((a, b) => a.folder.localeCompare(b.folder));
+  const noteVecs = new Map<string, Vec>();
+  let postings: Map<string, Array<[number, number]>> | undefined;
   const byFolderPeople = new Set(folders.filter((f) => f.people).map((f) => f.folder));
   const p: Profiles = {
     generation: index.generation,
     docs: rows.length,
     idf,
-    vector(text, extra) {
+    vector(text, extra, tags) {
       const tf = termFreq(text);
       if (extra) termFreq(extra, 2, tf);
+      if (tags?.length) termFreq(tags.join(' ').replace(/[/_-]/g, ' '), 2, tf);
+      addShapes(tf, text, extra ?? '');
       return weigh(tf);
+    },
+    nearest(v, k) {
+      if (!postings) {
+        postings = new Map();
+        for (const [i, r] of rows.entries()) {
+          for (const [t, x] of p.noteVector(r.path) ?? new Map<string, number>()) {
+            let list = postings.get(t);
+            if (!list) postings.set(t, (list = []));
+            list.push([i, x]);
+          }
+        }
+      }
+      const score = new Map<number, number>();
+      for (const [t, x] of v) for (const [i, y] of postings.get(t) ?? []) score.set(i, (score.get(i) ?? 0) + x * y);
+      return [...score]
+        .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+        .slice(0, k)
+        .map(([i, sim]) => ({ path: rows[i].path, folder: rows[i].folder, sim }));
+    },
+    noteVector(rel) {
+      const c = fresh.get(rel);
+      if (!c) return undefined;
+      let v = noteVecs.get(rel);
+      if (!v) noteVecs.set(rel, (v = weigh(c.tf)));
+      return v;
     },
     folders,
     byFolder: new Map(folders.map((f) => [f.folder, f])),
