@@ -4,12 +4,15 @@
  * Run: npx tsx bench/_filing-report.ts [--verbose]
  */
 import path from 'node:path';
-import { accuracy, evaluateSet, highConfidence, FIXTURE, DEV_SET, DEV2_SET, DEV3_SET } from './_vault-eval';
+import { accuracy, calibration, evaluateSet, type Judged, highConfidence, FIXTURE, DEV_SET, DEV2_SET, DEV3_SET } from './_vault-eval';
 
 const pct = (x: number) => (Number.isNaN(x) ? '  -  ' : `${(x * 100).toFixed(1)}%`);
 const verbose = process.argv.includes('--verbose');
+const withoutRules = process.argv.includes('--without-rules');
+const pooled: Judged[] = [];
 for (const dir of [FIXTURE, DEV_SET, DEV2_SET, DEV3_SET]) {
-  const ev = await evaluateSet(dir, { curve: [0, 5, 10, 20] });
+  const ev = await evaluateSet(dir, { curve: [0, 5, 10, 20], withoutRules });
+  pooled.push(...ev.ours);
   const hi = highConfidence(ev.ours);
   const curve = ev.curve.map((c) => `${c.corrections}:${pct(c.accuracy)}(${c.rest})`).join(' ');
   console.log(
@@ -17,3 +20,4 @@ for (const dir of [FIXTURE, DEV_SET, DEV2_SET, DEV3_SET]) {
   );
   if (verbose) for (const j of ev.ours) console.log(`   ${j.correct ? 'ok ' : 'BAD'} ${j.confidence.toFixed(2)} ${j.path} gold=${j.gold} got=${j.action} ${j.destination ?? ''}`);
 }
+console.log('pooled reliability: ' + calibration(pooled).map((b) => `${b.bucket} ${b.correct}/${b.n}`).join(' | '));

@@ -104,8 +104,12 @@ export interface EvalResult {
 
 const NOW = Date.parse('2026-02-05T12:00:00Z');
 
-/** Measures one labelled set (see the file comment). `curve` lists the correction counts of the learning curve. */
-export async function evaluateSet(dir: string, opts: { nlp?: Nlp; curve?: number[] } = {}): Promise<EvalResult> {
+/**
+ * Measures one labelled set (see the file comment). `curve` lists the correction counts of the
+ * learning curve; `withoutRules` ignores the set's rules file (a vault nobody wrote rules for,
+ * where learning from review has the most to do).
+ */
+export async function evaluateSet(dir: string, opts: { nlp?: Nlp; curve?: number[]; withoutRules?: boolean } = {}): Promise<EvalResult> {
   const vault = path.join(dir, 'vault');
   const gold = JSON.parse(fs.readFileSync(path.join(dir, 'gold.json'), 'utf8')) as Record<string, string>;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-eval-'));
@@ -113,7 +117,7 @@ export async function evaluateSet(dir: string, opts: { nlp?: Nlp; curve?: number
   try {
     const report = catchUp(index, vault);
     const rulesFile = path.join(vault, RULES_PATH);
-    const rules = fs.existsSync(rulesFile) ? parseRules(fs.readFileSync(rulesFile, 'utf8')) : defaultRules();
+    const rules = !opts.withoutRules && fs.existsSync(rulesFile) ? parseRules(fs.readFileSync(rulesFile, 'utf8')) : defaultRules();
     const api = { root: vault, index, resolve: (rel: string) => resolveInVault(vault, normalizeRel(rel)) };
     const items = Object.entries(gold).map(([rel, g]) => ({ rel, g, text: fs.readFileSync(path.join(vault, rel), 'utf8') }));
     const analyze = async (store?: ExampleStore, only = items) => {

@@ -19,7 +19,7 @@ import { extractEntities, knownNames, type FoundEntity } from './entities';
 import { partialMention, ruleMatches, type Rule, type Rules } from './rules';
 import { clip, containment, contentWords, plain, shingles, slugify } from './text';
 import { cosine, folderProfiles, PERSON_TITLE, rankFolders, terms, type Profiles } from './profiles';
-import { memoryVotes, type Memory } from './learn';
+import { learntAdjustment, memoryVotes, type Memory } from './learn';
 
 export const INBOX_FOLDER = 'inbox';
 
@@ -131,6 +131,9 @@ const MERGE_ASK =
 /** A title that announces more of something: "More sowing", "Recall update", "Re: kiln log", "Tile game, part 2". */
 const TITLE_MORE = /^(?:more|update|updates|re|addendum|follow[- ]?up|also)\b[:\s-]*(.+)$|^(.+?)[\s:,-]+(?:update|updates|addendum|continued|cont(?:\.|d)?|part \d+|follow[- ]?up|again)$/i;
 
+/** How sure a merge into an asked-for note is: how fully the ask names it, and how much the item reads like it. */
+const mergeConfidence = (named: number, cos: number) => Math.min(0.9, 0.5 + 0.15 * named + 0.25 * Math.min(1, cos / 0.25));
+
 /**
  * The note an item asks to be merged into: the words after the ask (or around the title's "update")
  * name a note's title (most of its title words), or a folder ("my rota notes" → the note of that folder
@@ -160,7 +163,8 @@ function mergeTarget(title: string, body: string, itemVec: Map<string, number>, 
       .filter((x) => x.score >= 0.5 && (!fromTitle || x.cos >= 0.2))
       .sort((a, b) => b.score + 0.5 * b.cos - (a.score + 0.5 * a.cos));
     const best = cands[0];
-    if (best && best.score >= 1) return { path: best.h.path, title: best.h.title, confidence: 0.6 + 0.3 * best.score };
+    // The ask names the note (its whole title): confident when the item also reads like that note.
+    if (best && best.score >= 1) return { path: best.h.path, title: best.h.title, confidence: mergeConfidence(best.score, best.cos) };
     // "My rota notes": a folder named by the ask → its note most like the item.
     if (!fromTitle) {
       const folder = p.folders.find((f) => {
@@ -172,7 +176,7 @@ function mergeTarget(title: string, body: string, itemVec: Map<string, number>, 
         if (inIt && inIt.cos >= 0.15 && (!best || inIt.cos > best.cos)) return { path: inIt.path, title: inIt.title, confidence: 0.6 };
       }
     }
-    if (best) return { path: best.h.path, title: best.h.title, confidence: 0.6 + 0.3 * best.score };
+    if (best) return { path: best.h.path, title: best.h.title, confidence: mergeConfidence(best.score, best.cos) };
   }
   return undefined;
 }
@@ -283,6 +287,18 @@ function personFolder(title: string, body: string, p: Profiles, index: AnalyzeCo
   const known = index.nameDictionary().get(normName(t));
   if (known?.some((x) => !x.path.startsWith(INBOX_FOLDER + '/'))) return undefined;
   return p.folders.filter((f) => f.people).sort((a, b) => b.notes - a.notes)[0]?.folder;
+}
+
+/**
+ * A close call between the two best folders lowers the confidence: ×1 when the runner-up has
+ * less than half the votes of the chosen folder, down to ×0.6 on a tie.
+ */
+export function marginFactor(ranked: Array<[string, number]>): number {
+  const v1 = ranked[0]?.[1] ?? 0;
+  const v2 = ranked.find(([f]) => f !== ranked[0][0])?.[1] ?? 0;
+  if (v1 <= 0) return 1;
+  const m = Math.max(0, Math.min(1, (v1 - v2) / (0.5 * v1)));
+  return 0.6 + 0.4 * m;
 }
 
 const folderOfPath = (p: string) => (path.posix.dirname(p) === '.' ? '' : path.posix.dirname(p));
@@ -473,7 +489,8 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   for (const [folder, desc] of ctx.rules.folders) {
     const overlap = [...new Set(terms(desc))].filter((t) => itemTerms.has(t)).length;
     if (!overlap) continue;
-    const w = Math.min(2.5, overlap * 1.0);
+    // The person's own words on what a folder holds weigh like its profile (1.5 a shared word, up to 3).
+    const w = Math.min(3, overlap * 1.5);
     if (p.byFolder.has(folder) || !isDestination(folder)) ev.add('structure', folder, w);
     else {
       const kids = p.folders.filter((f) => f.folder.startsWith(folder + '/')).map((f) => [f.folder, cosine(itemVec, f.centroid)] as [string, number]);
@@ -500,8 +517,8 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
 
   // Earlier decisions: the nearest items the person filed, and per-folder prototypes of them.
   let like: Map<string, number> = new Map();
-  if (ctx.memory) {
-    const m = ctx.memory(p);
+  const m = ctx.memory?.(p);
+  if (m) {
     if (m.examples.length) {
       const mv = memoryVotes(m, itemVec, p.vector(title));
       like = mv.like;
@@ -516,7 +533,13 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     }
   }
 
-  const ranked = ev.ranked();
+  let ranked = ev.ranked();
+  // What became of earlier suggestions: the person's tie-breaks between folders, and how often suggestions for the chosen folder were right.
+  const learnt = m && m.outcomes.size ? learntAdjustment(m, ranked) : undefined;
+  if (learnt) {
+    ranked = learnt.ranked;
+    if (learnt.swapped) reasons.unshift(`you moved ${learnt.swapped.n} item${learnt.swapped.n === 1 ? '' : 's'} suggested for ${learnt.swapped.from} to ${learnt.swapped.to}`);
+  }
   const shownEntities = entities.slice(0, 4).map((e) => e.name);
   const evidence = [...ev.kinds.values()];
   // Keep means "nowhere to put it": no rule, hint, earlier decision or entity, and only faint word overlap.
@@ -554,7 +577,8 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     // Keep the plain destination; execute resolves collisions again.
   }
   taken.add(path.join(ctx.vault.root, dest));
-  const { confidence, rows } = confidenceOf(evidence, folder);
+  const { confidence: c0, rows } = confidenceOf(evidence, folder);
+  const confidence = round2(c0 * marginFactor(ranked) * (learnt?.factor ?? 1));
   if (!reasons.length) reasons.push(`words like ${folder}'s notes`);
   return {
     item: base({
