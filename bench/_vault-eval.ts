@@ -22,6 +22,8 @@ export const DEV_SET = path.resolve(path.dirname(new URL(import.meta.url).pathna
 export const DEV2_SET = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'vault-dev2');
 /** A fourth set (a nurse's vault: numbered PARA folders, dates in names), written by h-filing3 before changing the analysis: its first figure was unseen, after that in-sample. */
 export const DEV3_SET = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'vault-dev3');
+/** A fifth set (a PhD student's vault: emoji folder names, week-dated notes), written by h-filing3 after its first changes and measured once before further ones. */
+export const DEV4_SET = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'vault-dev4');
 /** A held-out set (written independently of the code); measured when present, never tuned on. */
 export const HELDOUT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'heldout', 'vault-set');
 
