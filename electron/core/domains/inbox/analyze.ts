@@ -18,7 +18,7 @@ import type { AnalysisItem, ProcessingHints } from './contract';
 import { extractEntities, knownNames, type FoundEntity } from './entities';
 import { partialMention, ruleMatches, type Rule, type Rules } from './rules';
 import { clip, containment, contentWords, plain, shingles, slugify } from './text';
-import { cosine, folderProfiles, PERSON_TITLE, rankFolders, terms, type Profiles } from './profiles';
+import { cosine, folderLabel, folderProfiles, PERSON_TITLE, rankFolders, terms, type Profiles } from './profiles';
 import { learntAdjustment, memoryVotes, type Memory } from './learn';
 
 export const INBOX_FOLDER = 'inbox';
@@ -132,7 +132,9 @@ const MERGE_ASK =
 const TITLE_MORE = /^(?:more|update|updates|re|addendum|follow[- ]?up|also)\b[:\s-]*(.+)$|^(.+?)[\s:,-]+(?:update|updates|addendum|continued|cont(?:\.|d)?|part \d+|follow[- ]?up|again)$/i;
 
 /** How sure a merge into an asked-for note is: how fully the ask names it, and how much the item reads like it. */
-const mergeConfidence = (named: number, cos: number) => Math.min(0.9, 0.5 + 0.15 * named + 0.25 * Math.min(1, cos / 0.25));
+const mergeConfidence = (named: number, cos: number, fromTitle: boolean) =>
+  // A title that only sounds like more of something ("Mould again") is a weaker ask than "add this to …".
+  Math.min(fromTitle ? 0.75 : 0.9, 0.5 + 0.15 * named + 0.25 * Math.min(1, cos / 0.25));
 
 /**
  * The note an item asks to be merged into: the words after the ask (or around the title's "update")
@@ -140,21 +142,24 @@ const mergeConfidence = (named: number, cos: number) => Math.min(0.9, 0.5 + 0.15
  * most like the item). Title asks also need the item to be like the note (cosine ≥ 0.2).
  */
 function mergeTarget(title: string, body: string, itemVec: Map<string, number>, p: Profiles, ctx: AnalyzeContext): { path: string; title: string; confidence: number } | undefined {
-  const asks: Array<{ words: string[]; fromTitle: boolean }> = [];
+  const asks: Array<{ words: string[]; raw: string; fromTitle: boolean }> = [];
+  const GENERIC = /^(note|list|page|file|doc|document|thing)s?$/;
   const ask = MERGE_ASK.exec(`${title}. ${body}`);
   if (ask) {
     const after = `${title}. ${body}`.slice(ask.index + ask[0].length, ask.index + ask[0].length + 80).split(/[.!?\n;:(]/)[0];
-    asks.push({ words: terms(after).filter((w) => !/^(note|list|page|file|doc|document|thing)s?$/.test(w)), fromTitle: false });
+    asks.push({ words: terms(after).filter((w) => !GENERIC.test(w)), raw: after, fromTitle: false });
   }
   const tm = TITLE_MORE.exec(title.trim());
-  if (tm) asks.push({ words: terms(tm[1] ?? tm[2] ?? ''), fromTitle: true });
+  if (tm) asks.push({ words: terms(tm[1] ?? tm[2] ?? ''), raw: tm[1] ?? tm[2] ?? '', fromTitle: true });
   const { index } = ctx.vault;
-  for (const { words, fromTitle } of asks) {
+  for (const { words, raw, fromTitle } of asks) {
     if (!words.length) continue;
     const want = [...new Set(words)];
     const sim = (rel: string) => cosine(itemVec, p.noteVector(rel) ?? p.vector(p.text(rel) ?? ''));
+    // The words as written and as stems ("the results" finds a note titled "Results").
+    const query = [...new Set([...want, ...contentWords(raw).filter((w) => !GENERIC.test(w))])].join(' ');
     const cands = index
-      .search(want.join(' '), { limit: 10, mode: 'OR', excludeFolder: INBOX_FOLDER })
+      .search(query, { limit: 10, mode: 'OR', excludeFolder: INBOX_FOLDER })
       .map((h) => {
         const tw = new Set(terms(h.title));
         const hit = want.filter((w) => tw.has(w)).length;
@@ -164,11 +169,11 @@ function mergeTarget(title: string, body: string, itemVec: Map<string, number>, 
       .sort((a, b) => b.score + 0.5 * b.cos - (a.score + 0.5 * a.cos));
     const best = cands[0];
     // The ask names the note (its whole title): confident when the item also reads like that note.
-    if (best && best.score >= 1) return { path: best.h.path, title: best.h.title, confidence: mergeConfidence(best.score, best.cos) };
+    if (best && best.score >= 1) return { path: best.h.path, title: best.h.title, confidence: mergeConfidence(best.score, best.cos, fromTitle) };
     // "My rota notes": a folder named by the ask → its note most like the item.
     if (!fromTitle) {
       const folder = p.folders.find((f) => {
-        const last = terms(f.folder.split('/').pop()!.replace(/[_-]/g, ' '));
+        const last = terms(folderLabel(f.folder));
         return last.length > 0 && last.every((t) => want.includes(t));
       });
       if (folder) {
@@ -176,7 +181,7 @@ function mergeTarget(title: string, body: string, itemVec: Map<string, number>, 
         if (inIt && inIt.cos >= 0.15 && (!best || inIt.cos > best.cos)) return { path: inIt.path, title: inIt.title, confidence: 0.6 };
       }
     }
-    if (best) return { path: best.h.path, title: best.h.title, confidence: mergeConfidence(best.score, best.cos) };
+    if (best) return { path: best.h.path, title: best.h.title, confidence: mergeConfidence(best.score, best.cos, fromTitle) };
   }
   return undefined;
 }
@@ -281,7 +286,9 @@ function personFolder(title: string, body: string, p: Profiles, index: AnalyzeCo
   // Described as someone: how they are met or reached, or named again and referred to as he/she/they.
   if (!ABOUT_PERSON.test(body) && !(body.includes(toks[0]) && PRONOUN.test(body))) return undefined;
   // "Water Bill": the title's words are ordinary words of the item, not a name.
-  if (toks.some((w) => new RegExp(`(^|[^\\p{L}])${w.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\p{L}]|$)`, 'u').test(body))) return undefined;
+  // (Addresses do not count: "t.rahman@uni.example" is not the word "rahman".)
+  const prose = body.replace(/\S+@\S+|\bhttps?:\/\/\S+|\bwww\.\S+/g, ' ');
+  if (toks.some((w) => new RegExp(`(^|[^\\p{L}])${w.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\p{L}]|$)`, 'u').test(prose))) return undefined;
   // Every word of it a word the vault already uses ("Dentist Appointment") → not a new person.
   if (toks.every((w) => terms(w).every((x) => p.idf(x) < Math.log((p.docs + 1) / 0.5) - 1e-9))) return undefined;
   const known = index.nameDictionary().get(normName(t));
