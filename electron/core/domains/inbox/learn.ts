@@ -264,14 +264,16 @@ export function memoryVotes(
     .sort((a, b) => b.s - a.s)
     .slice(0, 7);
   for (const { e, s } of near) {
-    const w = s * (1 + 2 * Math.min(1, Math.max(0, (s - 0.3) / 0.4))) * (e.edited ? 1.5 : 1);
+    // One loosely similar item is no pattern: the weight starts at similarity 0.25 and is full from 0.6.
+    const w = s * 3 * Math.min(1, Math.max(0, (s - 0.25) / 0.35)) * (e.edited ? 1.5 : 1);
     votes.set(e.folder, (votes.get(e.folder) ?? 0) + w);
     if (s >= 0.25) like.set(e.folder, (like.get(e.folder) ?? 0) + 1);
     best.set(e.folder, Math.max(best.get(e.folder) ?? 0, s));
     if (e.suggested) against.set(e.suggested, Math.max(against.get(e.suggested) ?? 0, s));
   }
+  // A folder's prototype speaks with the weight of how many items make it (full from three).
   const proto = [...m.prototypes]
-    .map(([f, p]) => [f, cosine(v, p.vec)] as [string, number])
+    .map(([f, p]) => [f, cosine(v, p.vec) * Math.min(1, p.n / 3)] as [string, number])
     .filter(([, s]) => s >= 0.15)
     .sort((a, b) => b[1] - a[1]);
   return { votes, like, best, proto, against };

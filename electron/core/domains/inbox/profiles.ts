@@ -35,6 +35,8 @@ export function terms(text: string): string[] {
 export function folderLabel(folder: string): string {
   const last = folder.split('/').pop() ?? folder;
   return last
+    // Leading symbols and emoji ("👥 People", "_archive"), then numbering and dates.
+    .replace(/^[^\p{L}\p{N}]+/u, '')
     .replace(/^\s*(?:\d{4}(?:[-_.]\d{1,2}){0,2}|\d+(?:\.\d+)*|[A-Z](?=[.)]))[.)]?[\s._-]+/, '')
     .replace(/[_-]+/g, ' ')
     .trim() || last;
