@@ -35,7 +35,7 @@ export interface AnalyzeContext {
 }
 
 /** The kinds of evidence that place an item in a folder. */
-export type EvidenceKind = 'rule' | 'hint' | 'examples' | 'entity' | 'person' | 'link' | 'neighbours' | 'profile' | 'structure';
+export type EvidenceKind = 'rule' | 'hint' | 'examples' | 'entity' | 'person' | 'link' | 'neighbours' | 'profile' | 'structure' | 'shape';
 
 /**
  * How far one kind of evidence is trusted on its own when it points fully at one folder with a
@@ -54,6 +54,7 @@ export const RELIABILITY: Record<EvidenceKind, number> = {
   neighbours: 0.45,
   profile: 0.4,
   structure: 0.2,
+  shape: 0.2,
 };
 
 /** One kind of evidence for an item: its votes per folder and how much of it there is (0–1). */
@@ -514,6 +515,20 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     reasons.unshift(`hint ${c}`);
   }
 
+  // The kind of capture (a quotation, a dated entry, a link, an amount): folders where most notes
+  // have that shape, far more than the vault as a whole, whatever the words.
+  for (const t of itemVec.keys()) {
+    if (!t.startsWith('~')) continue;
+    const all = p.shapeShare(t);
+    for (const f of p.folders) {
+      const share = f.shapes.get(t) ?? 0;
+      if (f.notes >= 2 && share >= 0.5 && share >= 2 * all && isDestination(f.folder)) {
+        ev.add('shape', f.folder, 2 * share);
+        ev.amount('shape', 1);
+      }
+    }
+  }
+
   // Folder profiles: the TF-IDF centroid of each folder's notes, titles, tags and path words.
   const prof = rankFolders(p, itemVec).filter(([f]) => isDestination(f));
   const c1 = prof[0]?.[1] ?? 0;
@@ -552,7 +567,9 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   // Keep means "nowhere to put it": no rule, hint, earlier decision or entity, and only faint word overlap.
   // Faint word overlap still places an item when the closest note and the closest folder profile agree.
   const topOf = (k: EvidenceKind) => [...(ev.kinds.get(k)?.votes ?? new Map<string, number>())].sort((a, b) => b[1] - a[1])[0]?.[0];
-  const agree = !!topOf('neighbours') && topOf('neighbours') === topOf('profile') && near[0] && folderOfPath(near[0].path) === topOf('profile');
+  const agree =
+    (!!topOf('neighbours') && topOf('neighbours') === topOf('profile') && near[0] && folderOfPath(near[0].path) === topOf('profile')) ||
+    (!!topOf('shape') && topOf('shape') === topOf('profile'));
   const placed =
     ev.has('rule') ||
     ev.has('hint') ||

@@ -86,6 +86,8 @@ export interface FolderProfile {
    * its notes are people (frontmatter `type: person`, or a personal name as title with aliases).
    */
   people: boolean;
+  /** Shape pseudo-term → share of the folder's notes that have it (see shapes.ts). */
+  shapes: Map<string, number>;
 }
 
 export interface Profiles {
@@ -101,6 +103,8 @@ export interface Profiles {
   folders: FolderProfile[];
   /** Folder → profile. */
   byFolder: Map<string, FolderProfile>;
+  /** Shape pseudo-term → share of all profiled notes that have it. */
+  shapeShare(shape: string): number;
   /** The folder holds one note per person (see FolderProfile.people). */
   isPeople(folder: string): boolean;
   /** Note path → its raw text (title, tags, body) for second-hop entity lookups. */
@@ -186,11 +190,17 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
     for (const [t, c] of tf) v.set(t, (1 + Math.log(c)) * idf(t));
     return normalize(v);
   };
-  const sums = new Map<string, { n: number; persons: number; sum: Vec; vocab: Set<string> }>();
+  const sums = new Map<string, { n: number; persons: number; shapes: Map<string, number>; sum: Vec; vocab: Set<string> }>();
+  const allShapes = new Map<string, number>();
   for (const [i, { folder, tf }] of perNote.entries()) {
     let s = sums.get(folder);
-    if (!s) sums.set(folder, (s = { n: 0, persons: 0, sum: new Map(), vocab: new Set() }));
+    if (!s) sums.set(folder, (s = { n: 0, persons: 0, shapes: new Map(), sum: new Map(), vocab: new Set() }));
     s.n++;
+    for (const t of tf.keys()) {
+      if (!t.startsWith('~')) continue;
+      s.shapes.set(t, (s.shapes.get(t) ?? 0) + 1);
+      allShapes.set(t, (allShapes.get(t) ?? 0) + 1);
+    }
     if (personNote(rows[i])) s.persons++;
     for (const [t, x] of weigh(tf)) {
       s.sum.set(t, (s.sum.get(t) ?? 0) + x);
@@ -209,7 +219,8 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
       s.vocab.add(t);
     }
     const people = PEOPLE_NAME.test(folderLabel(folder)) || (s.n >= 3 && s.persons >= 0.6 * s.n);
-    folders.push({ folder, notes: s.n, centroid: normalize(centroid), vocab: s.vocab, people });
+    const shares = new Map([...s.shapes].map(([t, c]) => [t, c / s.n] as [string, number]));
+    folders.push({ folder, notes: s.n, centroid: normalize(centroid), vocab: s.vocab, people, shapes: shares });
   }
   folders.sort((a, b) => a.folder.localeCompare(b.folder));
   const noteVecs = new Map<string, Vec>();
@@ -253,6 +264,7 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
     },
     folders,
     byFolder: new Map(folders.map((f) => [f.folder, f])),
+    shapeShare: (t) => (allShapes.get(t) ?? 0) / N,
     isPeople: (folder) => byFolderPeople.has(folder) || PEOPLE_NAME.test(folderLabel(folder)),
     text: (rel) => fresh.get(rel)?.text,
   };
