@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VaultIndex, catchUp, normalizeRel, resolveInVault } from '../../../electron/core/domains/vault';
 import { analyzeOne, defaultRules, parseRules, ExampleStore, type AnalysisItem } from '../../../electron/core/domains/inbox';
+import { learntAdjustment, type Memory } from '../../../electron/core/domains/inbox/learn';
 import { marginFactor } from '../../../electron/core/domains/inbox/analyze';
 import { folderLabel, folderProfiles } from '../../../electron/core/domains/inbox/profiles';
 import { shapeTerms, withoutUrls } from '../../../electron/core/domains/inbox/shapes';
@@ -175,5 +176,33 @@ describe('learning carries over to the next items', () => {
       const warm = await run(rel, text, true);
       expect(warm.destination, rel).toMatch(new RegExp(`^${KITCHEN}/`));
     }
+  });
+});
+
+describe('what became of earlier suggestions', () => {
+  const memory = (rows: Array<[string, string, number]>): Memory => {
+    const outcomes: Memory['outcomes'] = new Map();
+    for (const [from, to, n] of rows) {
+      const o = outcomes.get(from) ?? { accepted: 0, corrected: new Map<string, number>() };
+      if (from === to) o.accepted += n;
+      else o.corrected.set(to, (o.corrected.get(to) ?? 0) + n);
+      outcomes.set(from, o);
+    }
+    return { examples: [], prototypes: new Map(), outcomes };
+  };
+
+  it('one correction is not a habit; three with no acceptance put the other folder first, and acceptances hold it back', () => {
+    const ranked: Array<[string, number]> = [['a', 10], ['b', 1]];
+    expect(learntAdjustment(memory([['a', 'b', 1]]), ranked).ranked[0][0]).toBe('a');
+    const three = learntAdjustment(memory([['a', 'b', 3]]), [['a', 10]]);
+    expect(three.ranked[0][0]).toBe('b');
+    expect(three.swapped).toEqual({ from: 'a', to: 'b', n: 3 });
+    expect(learntAdjustment(memory([['a', 'b', 3], ['a', 'a', 6]]), ranked).ranked[0][0]).toBe('a');
+  });
+
+  it('lowers the confidence of a folder whose suggestions were often corrected, and leaves a reliable one alone', () => {
+    expect(learntAdjustment(memory([['a', 'a', 1], ['a', 'keep', 3]]), [['a', 10]]).factor).toBeLessThan(0.5);
+    expect(learntAdjustment(memory([['a', 'a', 8]]), [['a', 10]]).factor).toBe(1);
+    expect(learntAdjustment(memory([]), [['a', 10]]).factor).toBe(1);
   });
 });

@@ -49,7 +49,8 @@ export interface Memory {
   /** Folder → L2-normalised centroid of the items filed there. */
   prototypes: Map<string, { vec: Vec; n: number }>;
   /**
-   * What became of earlier suggestions, per suggested folder: how often the person accepted it,
+   * What became of earlier suggestions, per suggested folder (and per area above it, keyed
+   * "area:<folder>", counting only items that stayed in that area): how often the person accepted it,
    * and where they put the item instead (a folder, or "keep" / "delete" / "merge").
    */
   outcomes: Map<string, Outcome>;
@@ -150,11 +151,16 @@ export class ExampleStore {
     for (const e of this.list()) {
       const sf = e.suggested_action === 'move' && e.suggested_destination ? folderOfDest(e.suggested_destination) : null;
       if (sf) {
-        const o = outcomes.get(sf) ?? { accepted: 0, corrected: new Map<string, number>() };
         const to = e.action === 'move' ? (e.folder ?? '') : e.action;
-        if (to === sf) o.accepted++;
-        else o.corrected.set(to, (o.corrected.get(to) ?? 0) + 1);
-        outcomes.set(sf, o);
+        const count = (key: string) => {
+          const o = outcomes.get(key) ?? { accepted: 0, corrected: new Map<string, number>() };
+          if (to === sf) o.accepted++;
+          else o.corrected.set(to, (o.corrected.get(to) ?? 0) + 1);
+          outcomes.set(key, o);
+        };
+        count(sf);
+        // The areas above the suggested folder ("area:work/projects"), when the item stayed inside them.
+        for (let a = path.posix.dirname(sf); a !== '.' && a !== ''; a = path.posix.dirname(a)) if (to === sf || to.startsWith(a + '/')) count(`area:${a}`);
       }
       if (e.action !== 'move' || !e.folder) {
         continue;
@@ -280,28 +286,41 @@ export function memoryVotes(
 }
 
 /**
- * The person's tie-breaks and how far suggestions into a folder were right, learnt from what
- * became of earlier suggestions (not from the words of the items, so it carries over to items
- * unlike any earlier one). When the person moved items suggested for folder A to folder B more
- * often than they accepted A, B's votes grow when B is in the running (at least 30% of A's
- * votes). `factor` scales the confidence of a suggestion for a folder by how often suggestions
- * for it were accepted (a Beta(1,1) estimate against the 0.85 the confidence scale assumes;
- * 1 until there are two outcomes).
+ * What became of earlier suggestions, applied to the next one (not through the words of the
+ * items, so it carries over to items unlike any earlier one). Suggestions for folder A were
+ * accepted `a` times and moved to folder B `c_B` times: the votes of A are shared out as the
+ * person's outcomes say — A keeps (a + 2) / (a + C + 2) of them, B gains c_B / (a + C + 2) (two
+ * imagined acceptances: the analysis is usually right, and one correction is not yet a habit).
+ * Three corrections A → B with no acceptance put B first even when nothing else votes for it.
+ * `factor` scales the confidence of the chosen folder by how often suggestions for it were
+ * accepted (a Beta(1,1) estimate against the 0.85 the confidence scale assumes; 1 until there
+ * are two outcomes).
  */
 export function learntAdjustment(m: Memory, ranked: Array<[string, number]>): { ranked: Array<[string, number]>; factor: number; swapped?: { from: string; to: string; n: number } } {
   if (!ranked.length) return { ranked, factor: 1 };
   const [top, va] = ranked[0];
-  const o = m.outcomes.get(top);
   let out = ranked;
   let swapped: { from: string; to: string; n: number } | undefined;
-  if (o) {
-    const boosted = ranked.map(([f, v]): [string, number] => {
-      const c = o.corrected.get(f) ?? 0;
-      return f !== top && c > 0 && v >= 0.3 * va ? [f, v * (1 + c / (o.accepted + 1))] : [f, v];
-    });
-    boosted.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-    if (boosted[0][0] !== top) swapped = { from: top, to: boosted[0][0], n: o.corrected.get(boosted[0][0]) ?? 0 };
-    out = boosted;
+  // The folder's own outcomes, else those of the nearest area above it (a weaker prior: four
+  // imagined acceptances, since they were suggestions for sibling folders).
+  let o = m.outcomes.get(top);
+  let prior = 2;
+  for (let a = path.posix.dirname(top); (!o || !o.corrected.size) && a !== '.' && a !== ''; a = path.posix.dirname(a)) {
+    o = m.outcomes.get(`area:${a}`);
+    prior = 4;
+  }
+  if (o && o.corrected.size) {
+    const C = [...o.corrected.values()].reduce((x, y) => x + y, 0);
+    const tot = o.accepted + C + prior;
+    const by = new Map(ranked);
+    by.set(top, (va * (o.accepted + prior)) / tot);
+    for (const [f, c] of o.corrected) {
+      // Keep, delete and merge outcomes lower the folder; they name no folder to move the votes to.
+      if (f === 'keep' || f === 'delete' || f === 'merge' || !f || f === top) continue;
+      by.set(f, (by.get(f) ?? 0) + (va * c) / tot);
+    }
+    out = [...by].sort((a, b) => b[1] - a[1] || (a[0] === top ? -1 : b[0] === top ? 1 : a[0].localeCompare(b[0])));
+    if (out[0][0] !== top) swapped = { from: top, to: out[0][0], n: o.corrected.get(out[0][0]) ?? 0 };
   }
   const chosen = m.outcomes.get(out[0][0]);
   const n = chosen ? chosen.accepted + [...chosen.corrected.values()].reduce((a, b) => a + b, 0) : 0;
