@@ -4,13 +4,13 @@
  * Run: npx tsx bench/_filing-report.ts [--verbose]
  */
 import path from 'node:path';
-import { accuracy, calibration, evaluateSet, type Judged, highConfidence, FIXTURE, DEV_SET, DEV2_SET, DEV3_SET, DEV4_SET } from './_vault-eval';
+import { accuracy, calibration, evaluateSet, type Judged, highConfidence, FIXTURE, DEV_SET, DEV2_SET, DEV3_SET, DEV4_SET, DEV5_SET } from './_vault-eval';
 
 const pct = (x: number) => (Number.isNaN(x) ? '  -  ' : `${(x * 100).toFixed(1)}%`);
 const verbose = process.argv.includes('--verbose');
 const withoutRules = process.argv.includes('--without-rules');
 const pooled: Judged[] = [];
-for (const dir of [FIXTURE, DEV_SET, DEV2_SET, DEV3_SET, DEV4_SET]) {
+for (const dir of [FIXTURE, DEV_SET, DEV2_SET, DEV3_SET, DEV4_SET, DEV5_SET]) {
   const ev = await evaluateSet(dir, { curve: [0, 5, 10, 20], withoutRules });
   pooled.push(...ev.ours);
   const hi = highConfidence(ev.ours);

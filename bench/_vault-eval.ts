@@ -24,6 +24,8 @@ export const DEV2_SET = path.resolve(path.dirname(new URL(import.meta.url).pathn
 export const DEV3_SET = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'vault-dev3');
 /** A fifth set (a PhD student's vault: emoji folder names, week-dated notes), written by h-filing3 after its first changes and measured once before further ones. */
 export const DEV4_SET = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'vault-dev4');
+/** A sixth set (a translator's vault: Johnny.Decimal folders, a people folder called Who), written by h-filing3 at the end of its work and measured once. */
+export const DEV5_SET = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'vault-dev5');
 /** A held-out set (written independently of the code); measured when present, never tuned on. */
 export const HELDOUT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'heldout', 'vault-set');
 
