@@ -309,6 +309,14 @@ export function marginFactor(ranked: Array<[string, number]>): number {
   return 0.6 + 0.4 * m;
 }
 
+/** How many of the item's words (not its shapes) a folder's notes use. */
+function sharedTerms(v: Map<string, number>, vocab: Set<string> | undefined): number {
+  if (!vocab) return 0;
+  let n = 0;
+  for (const t of v.keys()) if (!t.startsWith('~') && vocab.has(t)) n++;
+  return n;
+}
+
 const folderOfPath = (p: string) => (path.posix.dirname(p) === '.' ? '' : path.posix.dirname(p));
 
 export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext): Promise<AnalysisDetail> {
@@ -567,8 +575,14 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   // Keep means "nowhere to put it": no rule, hint, earlier decision or entity, and only faint word overlap.
   // Faint word overlap still places an item when the closest note and the closest folder profile agree.
   const topOf = (k: EvidenceKind) => [...(ev.kinds.get(k)?.votes ?? new Map<string, number>())].sort((a, b) => b[1] - a[1])[0]?.[0];
+  // Agreement resting on one shared word (one note in the vault says "learn", so it is both the nearest note and the profile) is no agreement.
+  // The kind of capture agreeing with the words is two signals, not one.
   const agree =
-    (!!topOf('neighbours') && topOf('neighbours') === topOf('profile') && near[0] && folderOfPath(near[0].path) === topOf('profile')) ||
+    (sharedTerms(itemVec, p.byFolder.get(topOf('profile') ?? '')?.vocab) >= 2 &&
+      !!topOf('neighbours') &&
+      topOf('neighbours') === topOf('profile') &&
+      near[0] &&
+      folderOfPath(near[0].path) === topOf('profile')) ||
     (!!topOf('shape') && topOf('shape') === topOf('profile'));
   const placed =
     ev.has('rule') ||
