@@ -311,9 +311,11 @@ export function learntAdjustment(m: Memory, ranked: Array<[string, number]>): { 
   }
   if (o && o.corrected.size) {
     const C = [...o.corrected.values()].reduce((x, y) => x + y, 0);
-    const tot = o.accepted + C + prior;
+    // In an area, suggestions of the folder the person moves things to and accepted there say nothing for its siblings.
+    const accepted = prior === 2 ? o.accepted : Math.max(0, o.accepted - [...o.corrected.keys()].reduce((x, f) => x + (m.outcomes.get(f)?.accepted ?? 0), 0));
+    const tot = accepted + C + prior;
     const by = new Map(ranked);
-    by.set(top, (va * (o.accepted + prior)) / tot);
+    by.set(top, (va * (accepted + prior)) / tot);
     for (const [f, c] of o.corrected) {
       // Keep, delete and merge outcomes lower the folder; they name no folder to move the votes to.
       if (f === 'keep' || f === 'delete' || f === 'merge' || !f || f === top) continue;
