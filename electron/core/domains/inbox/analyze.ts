@@ -18,8 +18,8 @@ import type { AnalysisItem, ProcessingHints } from './contract';
 import { extractEntities, knownNames, type FoundEntity } from './entities';
 import { partialMention, ruleMatches, type Rule, type Rules } from './rules';
 import { clip, containment, contentWords, plain, shingles, slugify } from './text';
-import { cosine, folderProfiles, rankFolders, terms, type Profiles } from './profiles';
-import { memoryVotes, type Memory } from './learn';
+import { cosine, folderLabel, folderProfiles, PERSON_TITLE, rankFolders, terms, type Profiles } from './profiles';
+import { learntAdjustment, memoryVotes, type Memory } from './learn';
 
 export const INBOX_FOLDER = 'inbox';
 
@@ -35,7 +35,7 @@ export interface AnalyzeContext {
 }
 
 /** The kinds of evidence that place an item in a folder. */
-export type EvidenceKind = 'rule' | 'hint' | 'examples' | 'entity' | 'person' | 'link' | 'neighbours' | 'profile' | 'structure';
+export type EvidenceKind = 'rule' | 'hint' | 'examples' | 'entity' | 'person' | 'link' | 'neighbours' | 'profile' | 'structure' | 'shape';
 
 /**
  * How far one kind of evidence is trusted on its own when it points fully at one folder with a
@@ -54,6 +54,7 @@ export const RELIABILITY: Record<EvidenceKind, number> = {
   neighbours: 0.45,
   profile: 0.4,
   structure: 0.2,
+  shape: 0.2,
 };
 
 /** One kind of evidence for an item: its votes per folder and how much of it there is (0–1). */
@@ -124,7 +125,6 @@ export function confidenceOf(evidence: Evidence[], chosen: string): { confidence
   return { confidence: round2(Math.min(0.97, (1 - miss) * doubt)), rows };
 }
 
-const PEOPLE_DIR = /(^|\/)(people|persons|contacts|person|who)$/i;
 const JUNK = /^(test|testing|asdf+|qwerty|lorem ipsum.*|x+|todo|tbd|\.+|untitled|new note|hello|hi)$/i;
 /** "add to my X notes", "append this to …", "update …": the person asks for a merge. */
 const MERGE_ASK =
@@ -132,27 +132,35 @@ const MERGE_ASK =
 /** A title that announces more of something: "More sowing", "Recall update", "Re: kiln log", "Tile game, part 2". */
 const TITLE_MORE = /^(?:more|update|updates|re|addendum|follow[- ]?up|also)\b[:\s-]*(.+)$|^(.+?)[\s:,-]+(?:update|updates|addendum|continued|cont(?:\.|d)?|part \d+|follow[- ]?up|again)$/i;
 
+/** How sure a merge into an asked-for note is: how fully the ask names it, and how much the item reads like it. */
+const mergeConfidence = (named: number, cos: number, fromTitle: boolean) =>
+  // A title that only sounds like more of something ("Mould again") is a weaker ask than "add this to …".
+  Math.min(fromTitle ? 0.75 : 0.9, 0.5 + 0.15 * named + 0.25 * Math.min(1, cos / 0.25));
+
 /**
  * The note an item asks to be merged into: the words after the ask (or around the title's "update")
  * name a note's title (most of its title words), or a folder ("my rota notes" → the note of that folder
  * most like the item). Title asks also need the item to be like the note (cosine ≥ 0.2).
  */
 function mergeTarget(title: string, body: string, itemVec: Map<string, number>, p: Profiles, ctx: AnalyzeContext): { path: string; title: string; confidence: number } | undefined {
-  const asks: Array<{ words: string[]; fromTitle: boolean }> = [];
+  const asks: Array<{ words: string[]; raw: string; fromTitle: boolean }> = [];
+  const GENERIC = /^(note|list|page|file|doc|document|thing)s?$/;
   const ask = MERGE_ASK.exec(`${title}. ${body}`);
   if (ask) {
     const after = `${title}. ${body}`.slice(ask.index + ask[0].length, ask.index + ask[0].length + 80).split(/[.!?\n;:(]/)[0];
-    asks.push({ words: terms(after).filter((w) => !/^(note|list|page|file|doc|document|thing)s?$/.test(w)), fromTitle: false });
+    asks.push({ words: terms(after).filter((w) => !GENERIC.test(w)), raw: after, fromTitle: false });
   }
   const tm = TITLE_MORE.exec(title.trim());
-  if (tm) asks.push({ words: terms(tm[1] ?? tm[2] ?? ''), fromTitle: true });
+  if (tm) asks.push({ words: terms(tm[1] ?? tm[2] ?? ''), raw: tm[1] ?? tm[2] ?? '', fromTitle: true });
   const { index } = ctx.vault;
-  for (const { words, fromTitle } of asks) {
+  for (const { words, raw, fromTitle } of asks) {
     if (!words.length) continue;
     const want = [...new Set(words)];
-    const sim = (rel: string) => cosine(itemVec, p.vector(p.text(rel) ?? ''));
+    const sim = (rel: string) => cosine(itemVec, p.noteVector(rel) ?? p.vector(p.text(rel) ?? ''));
+    // The words as written and as stems ("the results" finds a note titled "Results").
+    const query = [...new Set([...want, ...contentWords(raw).filter((w) => !GENERIC.test(w))])].join(' ');
     const cands = index
-      .search(want.join(' '), { limit: 10, mode: 'OR', excludeFolder: INBOX_FOLDER })
+      .search(query, { limit: 10, mode: 'OR', excludeFolder: INBOX_FOLDER })
       .map((h) => {
         const tw = new Set(terms(h.title));
         const hit = want.filter((w) => tw.has(w)).length;
@@ -161,19 +169,20 @@ function mergeTarget(title: string, body: string, itemVec: Map<string, number>, 
       .filter((x) => x.score >= 0.5 && (!fromTitle || x.cos >= 0.2))
       .sort((a, b) => b.score + 0.5 * b.cos - (a.score + 0.5 * a.cos));
     const best = cands[0];
-    if (best && best.score >= 1) return { path: best.h.path, title: best.h.title, confidence: 0.6 + 0.3 * best.score };
+    // The ask names the note (its whole title): confident when the item also reads like that note.
+    if (best && best.score >= 1) return { path: best.h.path, title: best.h.title, confidence: mergeConfidence(best.score, best.cos, fromTitle) };
     // "My rota notes": a folder named by the ask → its note most like the item.
     if (!fromTitle) {
       const folder = p.folders.find((f) => {
-        const last = terms(f.folder.split('/').pop()!.replace(/[_-]/g, ' '));
+        const last = terms(folderLabel(f.folder));
         return last.length > 0 && last.every((t) => want.includes(t));
       });
       if (folder) {
         const inIt = index.notesIn(folder.folder, { deep: false, limit: 200 }).map((n) => ({ ...n, cos: sim(n.path) })).sort((a, b) => b.cos - a.cos)[0];
-        if (inIt && inIt.cos >= 0.15 && (!best || inIt.cos > best.cos + 0.1)) return { path: inIt.path, title: inIt.title, confidence: 0.6 };
+        if (inIt && inIt.cos >= 0.15 && (!best || inIt.cos > best.cos)) return { path: inIt.path, title: inIt.title, confidence: 0.6 };
       }
     }
-    if (best) return { path: best.h.path, title: best.h.title, confidence: 0.6 + 0.3 * best.score };
+    if (best) return { path: best.h.path, title: best.h.title, confidence: mergeConfidence(best.score, best.cos, fromTitle) };
   }
   return undefined;
 }
@@ -215,12 +224,12 @@ const folderOfTemplate = (t: string) => {
 /** Folders items may be filed into: not the inbox itself, not config/template folders (`_brain_config`, `_templates`). */
 export const isDestination = (folder: string) => !!folder && folder !== INBOX_FOLDER && !folder.startsWith(INBOX_FOLDER + '/') && !folder.startsWith('_');
 
-function entityVotes(places: EntityPlace[], self: string, weak: boolean): Map<string, number> {
+function entityVotes(places: EntityPlace[], self: string, weak: boolean, isPeople: (f: string) => boolean): Map<string, number> {
   const per = new Map<string, number>();
   const inc = (f: string, w: number, cap: number) => per.set(f, Math.min(cap, (per.get(f) ?? 0) + w));
   for (const p of places) {
     if (p.path === self || !isDestination(p.folder)) continue;
-    const people = PEOPLE_DIR.test(p.folder);
+    const people = isPeople(p.folder);
     if (p.kind === 'title' || p.kind === 'alias') inc(p.folder, people ? 1 : 3, 4);
     else inc(p.folder, p.kind === 'link' ? 0.8 : 1, 3);
   }
@@ -233,11 +242,12 @@ function entityVotes(places: EntityPlace[], self: string, weak: boolean): Map<st
 
 /** Votes per kind of evidence, and the amount of each kind (0–1). */
 class Collector {
+  constructor(private readonly isPeople: (folder: string) => boolean) {}
   readonly kinds = new Map<EvidenceKind, Evidence>();
   add(kind: EvidenceKind, folder: string, w: number) {
     if (!folder || !(w > 0) || !isDestination(folder)) return;
     // One-note-per-person folders say who an item is about, rarely where it belongs (unless the item is about a person).
-    if (PEOPLE_DIR.test(folder) && kind !== 'person') w *= 0.2;
+    if (this.isPeople(folder) && kind !== 'person') w *= 0.2;
     const e = this.kinds.get(kind) ?? { kind, votes: new Map<string, number>(), amount: 0 };
     e.votes.set(folder, (e.votes.get(folder) ?? 0) + w);
     this.kinds.set(kind, e);
@@ -259,8 +269,6 @@ class Collector {
   }
 }
 
-/** A personal name: two or three capitalised words ("Ana Lopes", "Jean-Luc de Vries"). */
-const PERSON_NAME = /^\p{Lu}[\p{L}'’.-]+(?:\s+(?:(?:van|von|de|da|del|di|le|la|bin|al)\s+)?\p{Lu}[\p{L}'’.-]+){1,2}$/u;
 /** Words people use when they describe someone. */
 const ABOUT_PERSON =
   /\b(met|lives?|living|born|birthday|phone|mobile|email|e-mail|married|partner|wife|husband|friend|colleague|neighbou?r|cousin|aunt|uncle|sister|brother|contact|instagram|linkedin|works? (?:at|as|for|in))\b|@\w/iu;
@@ -274,17 +282,39 @@ const NOT_PERSON = /\b(book|novel|author|chapter|film|movie|album|episode|series
  */
 function personFolder(title: string, body: string, p: Profiles, index: AnalyzeContext['vault']['index']): string | undefined {
   const t = title.trim();
-  if (!PERSON_NAME.test(t) || NOT_PERSON.test(body)) return undefined;
+  if (!PERSON_TITLE.test(t) || NOT_PERSON.test(body)) return undefined;
   const toks = t.split(/\s+/);
   // Described as someone: how they are met or reached, or named again and referred to as he/she/they.
   if (!ABOUT_PERSON.test(body) && !(body.includes(toks[0]) && PRONOUN.test(body))) return undefined;
   // "Water Bill": the title's words are ordinary words of the item, not a name.
-  if (toks.some((w) => new RegExp(`(^|[^\\p{L}])${w.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\p{L}]|$)`, 'u').test(body))) return undefined;
+  // (Addresses do not count: "t.rahman@uni.example" is not the word "rahman".)
+  const prose = body.replace(/\S+@\S+|\bhttps?:\/\/\S+|\bwww\.\S+/g, ' ');
+  if (toks.some((w) => new RegExp(`(^|[^\\p{L}])${w.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\p{L}]|$)`, 'u').test(prose))) return undefined;
   // Every word of it a word the vault already uses ("Dentist Appointment") → not a new person.
   if (toks.every((w) => terms(w).every((x) => p.idf(x) < Math.log((p.docs + 1) / 0.5) - 1e-9))) return undefined;
   const known = index.nameDictionary().get(normName(t));
   if (known?.some((x) => !x.path.startsWith(INBOX_FOLDER + '/'))) return undefined;
-  return p.folders.filter((f) => PEOPLE_DIR.test(f.folder)).sort((a, b) => b.notes - a.notes)[0]?.folder;
+  return p.folders.filter((f) => f.people).sort((a, b) => b.notes - a.notes)[0]?.folder;
+}
+
+/**
+ * A close call between the two best folders lowers the confidence: ×1 when the runner-up has
+ * less than half the votes of the chosen folder, down to ×0.6 on a tie.
+ */
+export function marginFactor(ranked: Array<[string, number]>): number {
+  const v1 = ranked[0]?.[1] ?? 0;
+  const v2 = ranked.find(([f]) => f !== ranked[0][0])?.[1] ?? 0;
+  if (v1 <= 0) return 1;
+  const m = Math.max(0, Math.min(1, (v1 - v2) / (0.5 * v1)));
+  return 0.6 + 0.4 * m;
+}
+
+/** How many of the item's words (not its shapes) a folder's notes use. */
+function sharedTerms(v: Map<string, number>, vocab: Set<string> | undefined): number {
+  if (!vocab) return 0;
+  let n = 0;
+  for (const t of v.keys()) if (!t.startsWith('~') && vocab.has(t)) n++;
+  return n;
 }
 
 const folderOfPath = (p: string) => (path.posix.dirname(p) === '.' ? '' : path.posix.dirname(p));
@@ -297,7 +327,6 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   const title = note.title;
   const summary = clip(body.startsWith(title) ? body.slice(title.length).trim() : body, 80);
   const rulesMatched: string[] = [];
-  const ev = new Collector();
   const reasons: string[] = [];
   const base = (over: Partial<AnalysisItem>): AnalysisItem => ({
     path: rel,
@@ -324,7 +353,9 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   }
 
   const p = folderProfiles(index, isDestination);
-  const itemVec = p.vector(note.body, `${title} ${note.tags.join(' ')}`);
+  const isPeople = p.isPeople;
+  const ev = new Collector(isPeople);
+  const itemVec = p.vector(note.body, title, note.tags);
 
   // Entities and where they live.
   const dict = index.nameDictionary();
@@ -346,16 +377,16 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     const places = index.places(e.name, 60);
     if (!places.length) continue;
     const weak = e.source === 'topic' || e.source === 'capitalized';
-    const per = entityVotes(places, rel, weak);
+    const per = entityVotes(places, rel, weak, isPeople);
     if (!per.size) continue;
-    const ranked = [...per].sort((a, b) => b[1] * (PEOPLE_DIR.test(b[0]) ? 0.2 : 1) - a[1] * (PEOPLE_DIR.test(a[0]) ? 0.2 : 1));
+    const ranked = [...per].sort((a, b) => b[1] * (isPeople(b[0]) ? 0.2 : 1) - a[1] * (isPeople(a[0]) ? 0.2 : 1));
     for (const [f, w] of ranked) ev.add('entity', f, w);
-    const named = places.some((x) => (x.kind === 'title' || x.kind === 'alias') && isDestination(x.folder) && !PEOPLE_DIR.test(x.folder) && x.path !== rel);
+    const named = places.some((x) => (x.kind === 'title' || x.kind === 'alias') && isDestination(x.folder) && !isPeople(x.folder) && x.path !== rel);
     ev.amount('entity', (named ? 1 : 0.6) * (weak ? 0.5 : 1));
     if (Object.keys(locations).length < 3) locations[e.name] = ranked.slice(0, 2).map(([f]) => f);
     // A person's note names the projects and places they belong to: follow it one hop.
     for (const pl of places) {
-      if (!(pl.kind === 'title' || pl.kind === 'alias') || !PEOPLE_DIR.test(pl.folder) || hop.has(pl.path)) continue;
+      if (!(pl.kind === 'title' || pl.kind === 'alias') || !isPeople(pl.folder) || hop.has(pl.path)) continue;
       hop.add(pl.path);
       const personText = p.text(pl.path);
       if (!personText) continue;
@@ -363,14 +394,14 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
       const folders = new Map<string, number>();
       for (const n of named2.slice(0, 6)) {
         for (const q of dict.get(normName(n.name)) ?? []) {
-          if (q.path === pl.path || q.path === rel || !isDestination(q.folder) || PEOPLE_DIR.test(q.folder)) continue;
+          if (q.path === pl.path || q.path === rel || !isDestination(q.folder) || isPeople(q.folder)) continue;
           folders.set(q.folder, (folders.get(q.folder) ?? 0) + (n.source === 'topic' ? 0.5 : 1));
         }
       }
       const sum = [...folders.values()].reduce((a, b) => a + b, 0);
       for (const [f, w] of folders) ev.add('link', f, (2 * w) / Math.max(sum, 1));
       // What the person's note is about (their role, their work) is where items about them go.
-      const about = rankFolders(p, p.vector(personText)).filter(([f]) => isDestination(f) && !PEOPLE_DIR.test(f));
+      const about = rankFolders(p, p.vector(personText)).filter(([f]) => isDestination(f) && !isPeople(f));
       const a1 = about[0]?.[1] ?? 0;
       if (a1 >= 0.05) for (const [f, c] of about.slice(0, 2)) if (c >= 0.6 * a1) ev.add('link', f, 2 * (c / a1) ** 2);
       if (folders.size || a1 >= 0.05) ev.amount('link', weak ? 0.5 : 1);
@@ -384,13 +415,13 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   for (const w of contentWords(body)) freq.set(w, (freq.get(w) ?? 0) + 1);
   const top = [...new Set([...contentWords(title), ...[...freq].sort((a, b) => b[1] - a[1]).map(([w]) => w)])].slice(0, 10);
   const hits = top.length ? index.search(top.join(' '), { limit: 12, mode: 'OR' }).filter((h) => h.path !== rel) : [];
-  const near = hits
-    .filter((h) => !h.path.startsWith(INBOX_FOLDER + '/'))
-    .map((h) => ({ ...h, sim: cosine(itemVec, p.vector(p.text(h.path) ?? '')) }))
-    .filter((h) => h.sim >= 0.04)
-    .sort((a, b) => b.sim - a.sim);
+  // Nearest notes by cosine over every note (shapes included), whatever words the search matched.
+  const near = p
+    .nearest(itemVec, 12)
+    .filter((h) => h.path !== rel && !h.path.startsWith(INBOX_FOLDER + '/') && isDestination(h.folder))
+    .filter((h) => h.sim >= 0.04);
   const maxSim = near[0]?.sim ?? 0;
-  near.slice(0, 8).forEach((h, i) => ev.add('neighbours', folderOfPath(h.path), (2 * h.sim) / maxSim / (1 + i * 0.35)));
+  near.slice(0, 8).forEach((h, i) => ev.add('neighbours', h.folder, (2 * h.sim) / maxSim / (1 + i * 0.35)));
   ev.amount('neighbours', maxSim / 0.3);
   if (near.length) reasons.push(`similar: ${near[0].path}`);
 
@@ -445,6 +476,7 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   }
 
   // Rules (strong) and the folder-structure descriptions (weak).
+  const vars = { title, date: itemDate(note.frontmatter, rel, ctx.now) };
   let ruleDest: { rule: Rule; folder: string } | undefined;
   const subject = { title, body: note.body, tags: note.tags };
   for (const rule of ctx.rules.rules) {
@@ -458,8 +490,10 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
       continue;
     }
     rulesMatched.push(rule.name);
-    const f = folderOfTemplate(rule.destination);
-    ev.add('rule', f, 6);
+    // The folder the rule files into for this item ("50 Journal/{year}/{date}.md" → "50 Journal/2026").
+    const f = folderOfTemplate(renderDestination(rule.destination, vars));
+    // Rules are read in the order the person wrote them: when several match, the first one leads.
+    ev.add('rule', f, ruleDest ? 2 : 6);
     ev.amount('rule', 1);
     ruleDest ??= { rule, folder: f };
   }
@@ -471,7 +505,8 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   for (const [folder, desc] of ctx.rules.folders) {
     const overlap = [...new Set(terms(desc))].filter((t) => itemTerms.has(t)).length;
     if (!overlap) continue;
-    const w = Math.min(2.5, overlap * 1.0);
+    // The person's own words on what a folder holds weigh like its profile (1.5 a shared word, up to 3).
+    const w = Math.min(3, overlap * 1.5);
     if (p.byFolder.has(folder) || !isDestination(folder)) ev.add('structure', folder, w);
     else {
       const kids = p.folders.filter((f) => f.folder.startsWith(folder + '/')).map((f) => [f.folder, cosine(itemVec, f.centroid)] as [string, number]);
@@ -488,6 +523,20 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     reasons.unshift(`hint ${c}`);
   }
 
+  // The kind of capture (a quotation, a dated entry, a link, an amount): folders where most notes
+  // have that shape, far more than the vault as a whole, whatever the words.
+  for (const t of itemVec.keys()) {
+    if (!t.startsWith('~')) continue;
+    const all = p.shapeShare(t);
+    for (const f of p.folders) {
+      const share = f.shapes.get(t) ?? 0;
+      if (f.notes >= 2 && share >= 0.5 && share >= 2 * all && isDestination(f.folder)) {
+        ev.add('shape', f.folder, 2 * share);
+        ev.amount('shape', 1);
+      }
+    }
+  }
+
   // Folder profiles: the TF-IDF centroid of each folder's notes, titles, tags and path words.
   const prof = rankFolders(p, itemVec).filter(([f]) => isDestination(f));
   const c1 = prof[0]?.[1] ?? 0;
@@ -498,8 +547,8 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
 
   // Earlier decisions: the nearest items the person filed, and per-folder prototypes of them.
   let like: Map<string, number> = new Map();
-  if (ctx.memory) {
-    const m = ctx.memory(p);
+  const m = ctx.memory?.(p);
+  if (m) {
     if (m.examples.length) {
       const mv = memoryVotes(m, itemVec, p.vector(title));
       like = mv.like;
@@ -514,13 +563,27 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     }
   }
 
-  const ranked = ev.ranked();
+  let ranked = ev.ranked();
+  // What became of earlier suggestions: the person's tie-breaks between folders, and how often suggestions for the chosen folder were right.
+  const learnt = m && m.outcomes.size ? learntAdjustment(m, ranked) : undefined;
+  if (learnt) {
+    ranked = learnt.ranked;
+    if (learnt.swapped) reasons.unshift(`you moved ${learnt.swapped.n} item${learnt.swapped.n === 1 ? '' : 's'} suggested for ${learnt.swapped.from} to ${learnt.swapped.to}`);
+  }
   const shownEntities = entities.slice(0, 4).map((e) => e.name);
   const evidence = [...ev.kinds.values()];
   // Keep means "nowhere to put it": no rule, hint, earlier decision or entity, and only faint word overlap.
   // Faint word overlap still places an item when the closest note and the closest folder profile agree.
   const topOf = (k: EvidenceKind) => [...(ev.kinds.get(k)?.votes ?? new Map<string, number>())].sort((a, b) => b[1] - a[1])[0]?.[0];
-  const agree = !!topOf('neighbours') && topOf('neighbours') === topOf('profile') && near[0] && folderOfPath(near[0].path) === topOf('profile');
+  // Agreement resting on one shared word (one note in the vault says "learn", so it is both the nearest note and the profile) is no agreement.
+  // The kind of capture agreeing with the words is two signals, not one.
+  const agree =
+    (sharedTerms(itemVec, p.byFolder.get(topOf('profile') ?? '')?.vocab) >= 2 &&
+      !!topOf('neighbours') &&
+      topOf('neighbours') === topOf('profile') &&
+      near[0] &&
+      folderOfPath(near[0].path) === topOf('profile')) ||
+    (!!topOf('shape') && topOf('shape') === topOf('profile'));
   const placed =
     ev.has('rule') ||
     ev.has('hint') ||
@@ -541,7 +604,6 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   const folder = ranked[0][0];
   const n = like.get(folder) ?? 0;
   if (n) reasons.unshift(`like ${n} earlier item${n === 1 ? '' : 's'} you filed in ${folder}`);
-  const vars = { title, date: itemDate(note.frontmatter, rel, ctx.now) };
   let dest = ruleDest && ruleDest.folder === folder ? renderDestination(ruleDest.rule.destination, vars) : `${folder}/${slugify(title)}.md`;
   const taken = ctx.taken ?? new Set<string>();
   try {
@@ -553,7 +615,8 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     // Keep the plain destination; execute resolves collisions again.
   }
   taken.add(path.join(ctx.vault.root, dest));
-  const { confidence, rows } = confidenceOf(evidence, folder);
+  const { confidence: c0, rows } = confidenceOf(evidence, folder);
+  const confidence = round2(c0 * marginFactor(ranked) * (learnt?.factor ?? 1));
   if (!reasons.length) reasons.push(`words like ${folder}'s notes`);
   return {
     item: base({

@@ -48,6 +48,17 @@ export interface Memory {
   examples: Array<{ vec: Vec; tvec: Vec; folder: string; action: InboxAction; title: string; edited: boolean; suggested: string | null }>;
   /** Folder → L2-normalised centroid of the items filed there. */
   prototypes: Map<string, { vec: Vec; n: number }>;
+  /**
+   * What became of earlier suggestions, per suggested folder (and per area above it, keyed
+   * "area:<folder>", counting only items that stayed in that area): how often the person accepted it,
+   * and where they put the item instead (a folder, or "keep" / "delete" / "merge").
+   */
+  outcomes: Map<string, Outcome>;
+}
+
+export interface Outcome {
+  accepted: number;
+  corrected: Map<string, number>;
 }
 
 const folderOfDest = (d: string) => {
@@ -136,7 +147,21 @@ export class ExampleStore {
     if (this.memo && this.memo.key === key && this.memo.gen === p.generation) return this.memo.memory;
     const examples: Memory['examples'] = [];
     const sums = new Map<string, { vec: Vec; n: number }>();
+    const outcomes = new Map<string, Outcome>();
     for (const e of this.list()) {
+      const sf = e.suggested_action === 'move' && e.suggested_destination ? folderOfDest(e.suggested_destination) : null;
+      if (sf) {
+        const to = e.action === 'move' ? (e.folder ?? '') : e.action;
+        const count = (key: string) => {
+          const o = outcomes.get(key) ?? { accepted: 0, corrected: new Map<string, number>() };
+          if (to === sf) o.accepted++;
+          else o.corrected.set(to, (o.corrected.get(to) ?? 0) + 1);
+          outcomes.set(key, o);
+        };
+        count(sf);
+        // The areas above the suggested folder ("area:work/projects"), when the item stayed inside them.
+        for (let a = path.posix.dirname(sf); a !== '.' && a !== ''; a = path.posix.dirname(a)) if (to === sf || to.startsWith(a + '/')) count(`area:${a}`);
+      }
       if (e.action !== 'move' || !e.folder) {
         continue;
       }
@@ -151,7 +176,7 @@ export class ExampleStore {
     }
     const prototypes = new Map<string, { vec: Vec; n: number }>();
     for (const [f, s] of sums) prototypes.set(f, { vec: normalize(s.vec), n: s.n });
-    const memory = { examples, prototypes };
+    const memory = { examples, prototypes, outcomes };
     this.memo = { key, gen: p.generation, memory };
     return memory;
   }
@@ -245,15 +270,62 @@ export function memoryVotes(
     .sort((a, b) => b.s - a.s)
     .slice(0, 7);
   for (const { e, s } of near) {
-    const w = s * (1 + 2 * Math.min(1, Math.max(0, (s - 0.3) / 0.4))) * (e.edited ? 1.5 : 1);
+    // One loosely similar item is no pattern: the weight starts at similarity 0.25 and is full from 0.6.
+    const w = s * 3 * Math.min(1, Math.max(0, (s - 0.25) / 0.35)) * (e.edited ? 1.5 : 1);
     votes.set(e.folder, (votes.get(e.folder) ?? 0) + w);
     if (s >= 0.25) like.set(e.folder, (like.get(e.folder) ?? 0) + 1);
     best.set(e.folder, Math.max(best.get(e.folder) ?? 0, s));
     if (e.suggested) against.set(e.suggested, Math.max(against.get(e.suggested) ?? 0, s));
   }
+  // A folder's prototype speaks with the weight of how many items make it (full from three).
   const proto = [...m.prototypes]
-    .map(([f, p]) => [f, cosine(v, p.vec)] as [string, number])
+    .map(([f, p]) => [f, cosine(v, p.vec) * Math.min(1, p.n / 3)] as [string, number])
     .filter(([, s]) => s >= 0.15)
     .sort((a, b) => b[1] - a[1]);
   return { votes, like, best, proto, against };
+}
+
+/**
+ * What became of earlier suggestions, applied to the next one (not through the words of the
+ * items, so it carries over to items unlike any earlier one). Suggestions for folder A were
+ * accepted `a` times and moved to folder B `c_B` times: the votes of A are shared out as the
+ * person's outcomes say — A keeps (a + 2) / (a + C + 2) of them, B gains c_B / (a + C + 2) (two
+ * imagined acceptances: the analysis is usually right, and one correction is not yet a habit).
+ * Three corrections A → B with no acceptance put B first even when nothing else votes for it.
+ * `factor` scales the confidence of the chosen folder by how often suggestions for it were
+ * accepted (a Beta(1,1) estimate against the 0.85 the confidence scale assumes; 1 until there
+ * are two outcomes).
+ */
+export function learntAdjustment(m: Memory, ranked: Array<[string, number]>): { ranked: Array<[string, number]>; factor: number; swapped?: { from: string; to: string; n: number } } {
+  if (!ranked.length) return { ranked, factor: 1 };
+  const [top, va] = ranked[0];
+  let out = ranked;
+  let swapped: { from: string; to: string; n: number } | undefined;
+  // The folder's own outcomes, else those of the nearest area above it (a weaker prior: four
+  // imagined acceptances, since they were suggestions for sibling folders).
+  let o = m.outcomes.get(top);
+  let prior = 2;
+  for (let a = path.posix.dirname(top); (!o || !o.corrected.size) && a !== '.' && a !== ''; a = path.posix.dirname(a)) {
+    o = m.outcomes.get(`area:${a}`);
+    prior = 4;
+  }
+  if (o && o.corrected.size) {
+    const C = [...o.corrected.values()].reduce((x, y) => x + y, 0);
+    // In an area, suggestions of the folder the person moves things to and accepted there say nothing for its siblings.
+    const accepted = prior === 2 ? o.accepted : Math.max(0, o.accepted - [...o.corrected.keys()].reduce((x, f) => x + (m.outcomes.get(f)?.accepted ?? 0), 0));
+    const tot = accepted + C + prior;
+    const by = new Map(ranked);
+    by.set(top, (va * (accepted + prior)) / tot);
+    for (const [f, c] of o.corrected) {
+      // Keep, delete and merge outcomes lower the folder; they name no folder to move the votes to.
+      if (f === 'keep' || f === 'delete' || f === 'merge' || !f || f === top) continue;
+      by.set(f, (by.get(f) ?? 0) + (va * c) / tot);
+    }
+    out = [...by].sort((a, b) => b[1] - a[1] || (a[0] === top ? -1 : b[0] === top ? 1 : a[0].localeCompare(b[0])));
+    if (out[0][0] !== top) swapped = { from: top, to: out[0][0], n: o.corrected.get(out[0][0]) ?? 0 };
+  }
+  const chosen = m.outcomes.get(out[0][0]);
+  const n = chosen ? chosen.accepted + [...chosen.corrected.values()].reduce((a, b) => a + b, 0) : 0;
+  const factor = chosen && n >= 2 ? Math.min(1, (chosen.accepted + 1) / (n + 2) / 0.85) : 1;
+  return { ranked: out, factor, swapped };
 }

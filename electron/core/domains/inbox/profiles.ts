@@ -11,7 +11,11 @@ import type { VaultIndex } from '../vault';
 import { splitFrontmatter, tryReadVaultFile } from '../vault';
 import { searchableText } from '../vault';
 import { stem } from './rules';
-import { contentWords } from './text';
+import { contentWords, isStopword } from './text';
+import { PERSON_TITLE } from './person-title';
+import { shapeTerms, withoutUrls } from './shapes';
+
+export { PERSON_TITLE };
 
 export type Vec = Map<string, number>;
 
@@ -19,11 +23,36 @@ export type Vec = Map<string, number>;
 export function terms(text: string): string[] {
   return contentWords(text)
     .filter((w) => w.length >= 3 && !/^\d+$/.test(w) && !/^\d/.test(w))
-    .map(stem);
+    .map(stem)
+    // "needed" → "need": a stopword once stemmed says no more than "need" does.
+    .filter((t) => !isStopword(t));
 }
 
+/**
+ * The words of a folder's own name, without the numbering and dates people put in front
+ * ("10 Projects/11 Kitchen Renovation" → "Kitchen Renovation", "2025-03 Trip" → "Trip").
+ */
+export function folderLabel(folder: string): string {
+  const last = folder.split('/').pop() ?? folder;
+  return last
+    // Leading symbols and emoji ("👥 People", "_archive"), then numbering and dates.
+    .replace(/^[^\p{L}\p{N}]+/u, '')
+    .replace(/^\s*(?:\d{4}(?:[-_.]\d{1,2}){0,2}|\d+(?:\.\d+)*|[A-Z](?=[.)]))[.)]?[\s._-]+/, '')
+    .replace(/[_-]+/g, ' ')
+    .trim() || last;
+}
+
+const PEOPLE_NAME = /^(people|persons|person|contacts?|who|crm|network|humans)$/i;
+
+
 export function termFreq(text: string, weight = 1, into: Vec = new Map()): Vec {
-  for (const t of terms(text)) into.set(t, (into.get(t) ?? 0) + weight);
+  for (const t of terms(withoutUrls(text))) into.set(t, (into.get(t) ?? 0) + weight);
+  return into;
+}
+
+/** Adds a text's shape pseudo-terms (see shapes.ts) once each. */
+function addShapes(into: Vec, body: string, title: string): Vec {
+  for (const s of shapeTerms(body, title)) into.set(s, (into.get(s) ?? 0) + 1);
   return into;
 }
 
@@ -52,6 +81,13 @@ export interface FolderProfile {
   centroid: Vec;
   /** Every term used in the folder's notes, titles and path (for the keyword baseline). */
   vocab: Set<string>;
+  /**
+   * One note per person: the folder's name says so ("people", "40 People", "Contacts"), or most of
+   * its notes are people (frontmatter `type: person`, or a personal name as title with aliases).
+   */
+  people: boolean;
+  /** Shape pseudo-term → share of the folder's notes that have it (see shapes.ts). */
+  shapes: Map<string, number>;
 }
 
 export interface Profiles {
@@ -59,10 +95,18 @@ export interface Profiles {
   docs: number;
   idf(term: string): number;
   /** TF-IDF vector of a text, L2-normalised (sublinear tf). */
-  vector(text: string, extra?: string): Vec;
+  vector(text: string, extra?: string, tags?: string[]): Vec;
+  /** A note's vector as the profiles weigh it (title and tags double, shapes), or undefined. */
+  noteVector(path: string): Vec | undefined;
+  /** The `k` notes most like `v` (cosine over every profiled note, through an inverted index), best first. */
+  nearest(v: Vec, k: number): Array<{ path: string; folder: string; sim: number }>;
   folders: FolderProfile[];
   /** Folder → profile. */
   byFolder: Map<string, FolderProfile>;
+  /** Shape pseudo-term → share of all profiled notes that have it. */
+  shapeShare(shape: string): number;
+  /** The folder holds one note per person (see FolderProfile.people). */
+  isPeople(folder: string): boolean;
   /** Note path → its raw text (title, tags, body) for second-hop entity lookups. */
   text(path: string): string | undefined;
 }
@@ -78,6 +122,21 @@ interface Row {
   hash: string;
   title: string;
   tags: string;
+  frontmatter: string;
+  aliases: string;
+}
+
+/** A note that is about one person: `type: person` (or contact), or a personal name with aliases. */
+function personNote(r: Row): boolean {
+  let fm: Record<string, unknown> = {};
+  try {
+    fm = JSON.parse(r.frontmatter) as Record<string, unknown>;
+  } catch {
+    // not JSON: no frontmatter evidence
+  }
+  const type = typeof fm.type === 'string' ? fm.type : typeof fm.kind === 'string' ? fm.kind : '';
+  if (/^(person|people|contact)$/i.test(type)) return true;
+  return PERSON_TITLE.test(r.title.trim()) && r.aliases !== '[]';
 }
 
 /**
@@ -88,7 +147,7 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
   const hit = cache.get(index);
   if (hit && hit.generation === index.generation) return hit;
   // Only the destination folders' notes count (not the inbox): a capture into the inbox leaves the profiles as they are.
-  const rows = (index.db.prepare('SELECT n.path, n.folder, n.hash, n.title, n.tags FROM notes n ORDER BY n.path').all() as Row[]).filter((r) => accept(r.folder));
+  const rows = (index.db.prepare('SELECT n.path, n.folder, n.hash, n.title, n.tags, n.frontmatter, n.aliases FROM notes n ORDER BY n.path').all() as Row[]).filter((r) => accept(r.folder));
   const signature = rows.map((r) => r.hash).join('');
   const prev = signatures.get(index);
   if (hit && prev === signature) {
@@ -116,6 +175,7 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
       const tf = termFreq(body);
       termFreq(r.title, 2, tf);
       termFreq(tags.replace(/[/_-]/g, ' '), 2, tf);
+      addShapes(tf, body, r.title);
       c = { hash: r.hash, tf, text: `${r.title}\n${tags}\n${body}` };
     }
     fresh.set(r.path, c);
@@ -130,11 +190,18 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
     for (const [t, c] of tf) v.set(t, (1 + Math.log(c)) * idf(t));
     return normalize(v);
   };
-  const sums = new Map<string, { n: number; sum: Vec; vocab: Set<string> }>();
-  for (const { folder, tf } of perNote) {
+  const sums = new Map<string, { n: number; persons: number; shapes: Map<string, number>; sum: Vec; vocab: Set<string> }>();
+  const allShapes = new Map<string, number>();
+  for (const [i, { folder, tf }] of perNote.entries()) {
     let s = sums.get(folder);
-    if (!s) sums.set(folder, (s = { n: 0, sum: new Map(), vocab: new Set() }));
+    if (!s) sums.set(folder, (s = { n: 0, persons: 0, shapes: new Map(), sum: new Map(), vocab: new Set() }));
     s.n++;
+    for (const t of tf.keys()) {
+      if (!t.startsWith('~')) continue;
+      s.shapes.set(t, (s.shapes.get(t) ?? 0) + 1);
+      allShapes.set(t, (allShapes.get(t) ?? 0) + 1);
+    }
+    if (personNote(rows[i])) s.persons++;
     for (const [t, x] of weigh(tf)) {
       s.sum.set(t, (s.sum.get(t) ?? 0) + x);
       s.vocab.add(t);
@@ -146,25 +213,59 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
     for (const [t, x] of s.sum) centroid.set(t, x / s.n);
     normalize(centroid);
     // The folder's own path words ("garden", "taxes") are part of what it is about.
-    const pathTerms = terms(folder.replace(/[/_-]/g, ' '));
+    const pathTerms = terms(folder.replace(/[/_&-]/g, ' '));
     for (const t of pathTerms) {
       centroid.set(t, (centroid.get(t) ?? 0) + 0.35 * idf(t) / Math.max(1, Math.log(N + 1)));
       s.vocab.add(t);
     }
-    folders.push({ folder, notes: s.n, centroid: normalize(centroid), vocab: s.vocab });
+    const people = PEOPLE_NAME.test(folderLabel(folder)) || (s.n >= 3 && s.persons >= 0.6 * s.n);
+    const shares = new Map([...s.shapes].map(([t, c]) => [t, c / s.n] as [string, number]));
+    folders.push({ folder, notes: s.n, centroid: normalize(centroid), vocab: s.vocab, people, shapes: shares });
   }
   folders.sort((a, b) => a.folder.localeCompare(b.folder));
+  const noteVecs = new Map<string, Vec>();
+  let postings: Map<string, Array<[number, number]>> | undefined;
+  const byFolderPeople = new Set(folders.filter((f) => f.people).map((f) => f.folder));
   const p: Profiles = {
     generation: index.generation,
     docs: rows.length,
     idf,
-    vector(text, extra) {
+    vector(text, extra, tags) {
       const tf = termFreq(text);
       if (extra) termFreq(extra, 2, tf);
+      if (tags?.length) termFreq(tags.join(' ').replace(/[/_-]/g, ' '), 2, tf);
+      addShapes(tf, text, extra ?? '');
       return weigh(tf);
+    },
+    nearest(v, k) {
+      if (!postings) {
+        postings = new Map();
+        for (const [i, r] of rows.entries()) {
+          for (const [t, x] of p.noteVector(r.path) ?? new Map<string, number>()) {
+            let list = postings.get(t);
+            if (!list) postings.set(t, (list = []));
+            list.push([i, x]);
+          }
+        }
+      }
+      const score = new Map<number, number>();
+      for (const [t, x] of v) for (const [i, y] of postings.get(t) ?? []) score.set(i, (score.get(i) ?? 0) + x * y);
+      return [...score]
+        .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+        .slice(0, k)
+        .map(([i, sim]) => ({ path: rows[i].path, folder: rows[i].folder, sim }));
+    },
+    noteVector(rel) {
+      const c = fresh.get(rel);
+      if (!c) return undefined;
+      let v = noteVecs.get(rel);
+      if (!v) noteVecs.set(rel, (v = weigh(c.tf)));
+      return v;
     },
     folders,
     byFolder: new Map(folders.map((f) => [f.folder, f])),
+    shapeShare: (t) => (allShapes.get(t) ?? 0) / N,
+    isPeople: (folder) => byFolderPeople.has(folder) || PEOPLE_NAME.test(folderLabel(folder)),
     text: (rel) => fresh.get(rel)?.text,
   };
   cache.set(index, p);
