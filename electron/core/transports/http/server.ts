@@ -183,7 +183,9 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
     } else socket.destroy();
   });
   server.on('upgrade', onUpgrade);
-  server.keepAliveTimeout = 5_000;
+  // Idle keep-alive sockets stay open well past what clients keep them for (undici: 4 s), so a
+  // client never reuses a socket the owner has just closed (a "fetch failed" on a busy machine).
+  server.keepAliveTimeout = 30_000;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
