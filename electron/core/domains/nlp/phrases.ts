@@ -44,9 +44,10 @@ const SAVE_MARKER_RE =
  * is the assistant's memory, so "jot down an outline" or "add error handling to my profile page"
  * do not match.
  */
-const K_OBJ = String.raw`(?:this(?:\s+one|\s+bit|\s+info(?:rmation)?|\s+detail)?|that(?:\s+one)?|it|these|the\s+following|the\s+fact\s+that)`;
+const K_NOUN = String.raw`(?:one|bit|info(?:rmation)?|details?|fact|preference|decision|number|date|address|code|reference|update|change|correction|note|too)`;
+const K_OBJ = String.raw`(?:(?:this|that)(?:\s+${K_NOUN})?|it|these|the\s+following|the\s+fact\s+that)`;
 const K_MEM = String.raw`(?:(?:your|my|the|ur)\s+)?(?:notes?|memory|memories|memory\s+banks?|records?|files?|profile|brain|knowledge(?:\s+base)?|log|vault|database|list\s+of\s+things\s+about\s+me|info\s+on\s+me)`;
-const K_DEST = String.raw`(?:(?:in|into|to|on|onto|under)\s+${K_MEM}|on\s+(?:file|record)|somewhere(?:\s+safe)?|(?:for|till|until)\s+(?:later|the\s+future|future\s+reference|next\s+time|safekeeping|reference|me|us|when\s+(?:i|we)\s+need\s+it)|handy|on\s+hand|safe|in\s+(?:the\s+back\s+of\s+)?(?:your\s+)?mind|to\s+what\s+you\s+know\s+(?:about|of)\s+me)`;
+const K_DEST = String.raw`(?:(?:in|into|to|on|onto|under)\s+${K_MEM}|on\s+(?:file|record)|somewhere(?:\s+safe)?|(?:for|till|until)\s+(?:later|the\s+future|future\s+reference|next\s+time|safekeeping|reference|me|us|when\s+(?:i|we)\s+need\s+it)|handy|on\s+hand|safe|in\s+(?:your\s+)?back\s+pocket|in\s+(?:the\s+back\s+of\s+)?(?:your\s+)?mind|to\s+what\s+you\s+know\s+(?:about|of)\s+me)`;
 const K_THAT = String.raw`(?:that\s+(?=(?:i|i'm|i've|i'd|we|we're|we've|my|our|the|he|she|they|his|her|their|it's|there|[A-Z]\w*)\b)|:|\s*[-–—]\s)`;
 const KEEP_RE = new RegExp(
   String.raw`(?:` +
@@ -62,6 +63,26 @@ const KEEP_RE = new RegExp(
       String.raw`\b(?:kept|keeping|keeps)\s+(?:a\s+)?(?:record|note|track|log)\s+of\s+(?:this|that|the\s+fact|it)\b`,
       String.raw`\bkeep\s+(?:a\s+)?(?:record|note|track|log)\s+(?:of\s+(?:this|that|the\s+fact)|that\s)`,
       String.raw`\bmake\s+(?:a\s+)?(?:memo|record|mental\s+note|note\s+for\s+(?:later|the\s+future))\b`,
+      // Verbs the fixed list lacks: "bookmark this", "keep hold of this", "log this decision", "save this preference".
+      String.raw`\b(?:bookmark|pin|star|flag)\s+${K_OBJ}(?:\s+for\s+(?:me|later|the\s+future|next\s+time))?\s*(?:[:,.!\-–—]|$|for\b|please\b|pls\b|so\b)`,
+      String.raw`\bkeep\s+(?:a\s+)?hold\s+of\s+${K_OBJ}`,
+      String.raw`\b(?:save|store|keep|file|log|note|stash)\s+(?:(?:this|it|that)\s+)?(?:away\s+)?for\s+(?:later|the\s+future|future\s+ref(?:erence)?|next\s+time|safekeeping)\s*(?:[:,]|\s[\-–—])`,
+      String.raw`\b(?:please|pls|plz|kindly)\s+(?:save|store|note|log|remember|file|record|bookmark)\s*(?::|\s[\-–—])`,
+      String.raw`\b(?:for\s+(?:future|later)\s+ref|nb\s+for\s+(?:later|the\s+future)|for\s+the\s+future\s*:|note\s+for\s+future)\b`,
+      String.raw`\b(?:would|do|will)\s+(?:you|u)\s+mind\s+(?:noting|remembering|saving|storing|logging|recording|memori[sz]ing|filing|bookmarking|keeping\s+(?:a\s+)?(?:note|record|track)|making\s+(?:a\s+)?note|jotting|writing\s+(?:this|that|it)\s+down|adding\s+(?:this|that|it)\s+to)\b`,
+      String.raw`\b(?:save|store|log|record|note|keep|file|remember)\s+(?:this|that)\s+${K_NOUN}\b\s*(?:[:,\-–—]|$|for\b|please\b|pls\b|too\b|as\s+well\b|instead\b)`,
+      String.raw`\b(?:save|store|log|record|note|keep|remember|file)\s+(?:this|that|it)\s+(?:instead|too|as\s+well|as\s+the\s+new\s+one)\b`,
+      // Participles opening a message: "noting for later: …", "saving this for you - …".
+      String.raw`(?:^|[.!?]\s+)(?:(?:ok(?:ay)?|so|just|and)[,]?\s+)?(?:noting|logging|filing|recording|saving|storing|bookmarking|jotting)\s+(?:(?:this|that|it)\s+)?(?:down\s+)?(?:for\s+(?:later|the\s+future|future\s+reference|you|next\s+time)\s*)?(?:${K_THAT}|[:,]\s*)`,
+      // "keep a note: …", "keep a note i prefer …", "make note my …"
+      String.raw`\b(?:keep|make|take)\s+(?:a\s+)?note\s*(?:[:,]|\s[\-–—]|(?<=\s)(?=(?:i|i'm|i've|i'd|we|we're|my|our)\b))`,
+      String.raw`\b(?:worth|good\s+to|useful\s+to|handy\s+to)\s+(?:keeping|keep|bearing|bear)\s+in\s+mind\b`,
+      String.raw`\b(?:i\s+(?:want|need)|i'd\s+like)\s+(?:you|u)\s+to\s+(?:remember|note|memori[sz]e|save|store|keep\s+in\s+mind)\b`,
+      // Corrections aimed at the assistant's memory: "update what you've got on file", "update my details", "replace the old code in your notes with …".
+      String.raw`\bupdate\s+what\s+(?:you've|you\s+have|you'?ve\s+got|you\s+know|you\s+got)\s+(?:got\s+)?(?:on\s+(?:file|record|me)|about\s+me|in\s+your\s+notes)`,
+      String.raw`\bupdate\s+(?:my|your)\s+(?:details|info(?:rmation)?|contact\s+details|records?|entry|file|notes)\b(?!\s+(?:section|page|component|file|table|schema|field|api|endpoint|screen|view|model|class)\b)`,
+      String.raw`\b(?:replace|change|swap|correct|fix|amend|overwrite)\s+(?:the\s+old\s+|what\s+i\s+said\s+|what\s+you\s+have\s+)?[\w\s']{0,30}?\b(?:in|on)\s+(?:your|my)\s+(?:notes|records|memory|file|profile)\b`,
+      String.raw`\b(?:fix|correct|amend|update)\s+(?:your|my)\s+(?:notes|records|memory|file)\s*[:,\-–—]`,
       String.raw`\bdon'?t\s+lose\s+(?:this|that|it)\b`,
       String.raw`\bmake\s+sure\s+you\s+(?:know|have|keep|remember|store|save|note)\b`,
       String.raw`\bi\s+(?:want|need|'d\s+like|would\s+like)\s+you\s+to\s+(?:know|keep\s+in\s+mind|be\s+aware)\b(?=.*\b(?:going\s+forward|from\s+now\s+on|in\s+future|in\s+the\s+future|for\s+(?:later|the\s+future|next\s+time))\b|\s+that\s)`,
@@ -117,14 +138,46 @@ function clauses(text: string): string[] {
     .filter(Boolean);
 }
 
+/** Optimal-string-alignment distance, capped: enough to tell a typo from another word. */
+function osa(a: string, b: string, cap: number): number {
+  if (Math.abs(a.length - b.length) > cap) return cap + 1;
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/** Save verbs people mistype ("remmeber", "rember", "bookmrk"); "rem…" words may be two edits off. */
+const TYPO_TARGETS = ['remember', 'bookmark', 'memorise', 'memorize', 'forget'];
+const REAL_WORDS = new Set(['forged', 'forger', 'forgets', 'remembers', 'remembered', 'forgot', 'target', 'forest', 'rememberer']);
+
+export function fixSaveTypos(text: string): string {
+  return text.replace(/\p{L}{5,11}/gu, (w) => {
+    const lw = w.toLowerCase();
+    if (TYPO_TARGETS.includes(lw) || REAL_WORDS.has(lw)) return w;
+    for (const t of TYPO_TARGETS) {
+      if (lw[0] !== t[0]) continue;
+      const cap = t === 'remember' && lw.startsWith('rem') ? 2 : 1;
+      if (osa(lw, t, cap) <= cap) return t;
+    }
+    return w;
+  });
+}
+
 export function detectPhrases(text: string): PhraseSignals {
-  const norm = text.replace(/[’‘]/g, "'");
+  const norm = fixSaveTypos(text.replace(/[’‘]/g, "'"));
   const matched: string[] = [];
   const cues: string[] = [];
   let saveRequest = false;
   let saveNegated = false;
   let saveStrong = false;
   let anyQuestion = false;
+  let politeRequest = false;
   for (const clause of clauses(norm)) {
     const isQuestion = /\?\s*$/.test(clause) || QUESTION_START_RE.test(clause);
     if (isQuestion) anyQuestion = true;
@@ -169,12 +222,13 @@ export function detectPhrases(text: string): PhraseSignals {
       saveRequest = true;
       if (marker || /^\s*(?:that\b|this\b|[:\-–—,])/i.test(rest) || /^(?:note\s+down|make|take|jot|write|add|commit|file|save|store|record|log|put|hang|hold|stash|lodge|keep\s+(?:this|that|it|a)|don'?t\s+let|do\s+not\s+let|make\s+sure\s+i)/i.test(verb)) saveStrong = true;
       matched.push((m?.[1] ?? marker?.[1] ?? '').trim());
+      if (polite) politeRequest = true;
       cues.push(polite ? 'save_polite' : 'save_imperative');
       cues.push(`save_verb_${verb.split(' ')[0]}`);
     }
   }
   // "Note that the array can be empty. What should it return?" sets up a question, it keeps nothing.
-  if (saveRequest && anyQuestion && matched.every((v) => /^(?:note|please note)$/i.test(v))) {
+  if (saveRequest && anyQuestion && !(politeRequest && saveStrong) && matched.every((v) => /^(?:note|please note)$/i.test(v))) {
     saveRequest = false;
     saveStrong = false;
     saveNegated = true;
