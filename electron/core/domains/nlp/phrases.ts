@@ -68,7 +68,7 @@ const KEEP_RE = new RegExp(
       String.raw`\bkeep\s+(?:a\s+)?hold\s+of\s+${K_OBJ}`,
       String.raw`\b(?:save|store|keep|file|log|note|stash)\s+(?:(?:this|it|that)\s+)?(?:away\s+)?for\s+(?:later|the\s+future|future\s+ref(?:erence)?|next\s+time|safekeeping)\s*(?:[:,]|\s[\-–—])`,
       String.raw`\b(?:please|pls|plz|kindly)\s+(?:save|store|note|log|remember|file|record|bookmark)\s*(?::|\s[\-–—])`,
-      String.raw`\b(?:for\s+(?:future|later)\s+ref|nb\s+for\s+(?:later|the\s+future)|for\s+the\s+future\s*:|note\s+for\s+future)\b`,
+      String.raw`\b(?:for\s+(?:future|later)\s+ref\b|nb\s+for\s+(?:later|the\s+future)\b|for\s+the\s+future\s*:|note\s+for\s+future\b)`,
       String.raw`\b(?:would|do|will)\s+(?:you|u)\s+mind\s+(?:noting|remembering|saving|storing|logging|recording|memori[sz]ing|filing|bookmarking|keeping\s+(?:a\s+)?(?:note|record|track)|making\s+(?:a\s+)?note|jotting|writing\s+(?:this|that|it)\s+down|adding\s+(?:this|that|it)\s+to)\b`,
       String.raw`\b(?:save|store|log|record|note|keep|file|remember)\s+(?:this|that)\s+${K_NOUN}\b\s*(?:[:,\-–—]|$|for\b|please\b|pls\b|too\b|as\s+well\b|instead\b)`,
       String.raw`\b(?:save|store|log|record|note|keep|remember|file)\s+(?:this|that|it)\s+(?:instead|too|as\s+well|as\s+the\s+new\s+one)\b`,
