@@ -12,7 +12,7 @@ const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const POLITE = [
   '', '', '', 'please ', 'pls ', 'plz ', 'can you ', 'could you ', 'would you ', 'could you please ', 'can u ', 'could u ', 'pls can you ',
   "I'd like you to ", 'I need you to ', 'i need u to ', 'do me a favour and ', 'kindly ', 'if you could, ', 'just ', 'please just ', 'hey can you ',
-  'could you possibly ', 'you should ', 'make sure to ', 'can you quickly ', 'would you be able to ', 'be a star and ', 'go ahead and ', 'quickly ',
+  'could you possibly ', 'you should ', 'make sure to ', 'can you quickly ', 'would you be able to ', 'be a star and ', 'go ahead and ', 'quickly ', "I'd appreciate it if you'd ", 'it would be great if you could ', 'can I get you to ', 'I want you to ', 'u mind to ',
 ];
 const OBJ = ['this', 'that', 'this one', 'this bit', 'this info', 'it', 'the following', 'this detail', 'that for me', 'this for me'];
 /** Object nouns that name what is kept, per saveable intent ("save this preference"). */
@@ -45,7 +45,7 @@ const THAT = [
 /** Bare clauses with no "that" or colon: "remember my gate code is 2291", "keep a note i prefer aisle seats". */
 const BARE = ['remember', "don't forget", 'dont forget', 'note', 'make note', 'keep a note', 'i want you to remember', 'i want u to remember', 'you should remember',
   'remember for the future', 'make a mental note', 'never forget', 'keep in mind', 'can you remember', 'please remember', 'pls remember', 'save', 'log', 'note down'];
-const GERUND = ['noting', 'remembering', 'saving', 'logging', 'keeping a note of', 'keeping track of', 'filing away', 'jotting down', 'writing down', 'storing', 'bookmarking'];
+const GERUND = ['noting', 'amending', 'updating', 'remembering', 'saving', 'logging', 'keeping a note of', 'keeping track of', 'filing away', 'jotting down', 'writing down', 'storing', 'bookmarking'];
 const PARTICIPLE_LEAD = ['noting for later', 'noting down', 'logging this', 'saving this for you', 'filing this', 'noting this for future reference', 'recording this', 'jotting this down'];
 const MARKERS = [
   'for the record', 'for your records', 'heads up for later', 'worth remembering', 'for your memory banks', 'something to file', 'note for later',
@@ -69,6 +69,19 @@ const UPDATE = [
   'update my profile - {x}', 'can you update your notes? {X}', 'replace what you have with this: {X}', '{X}, please update your records', 'new info, save it: {X}',
   'amend your notes: {X}', 'note the change: {X}', '{X}. can you change that in your memory?', 'heads up, update your notes - {x}', 'correct your records please: {X}',
 ];
+/** Why the message is sent: "so you have it for later", "in case I ask again". */
+const REASON = [
+  'so you have it for later', 'so you know for next time', 'so you can remind me later', "so you don't forget", 'in case I ask later', 'in case I forget',
+  'for when I need it', "just so it's on record", "so it's saved somewhere", 'so we have it on file', "I'm telling you so you remember it", 'so you remember it',
+  'keep it in case I need it', 'for you to keep', 'for you to remember', "I'll need this later", 'you might need this later', 'so you can look it up later',
+];
+/** Passive and indirect requests: "can this go in your notes?", "I want this on record". */
+const PASSIVE = [
+  'can this go in your notes?', 'can you make sure this is saved?', 'I want this on record:', 'I need this saved:', 'this needs saving:', 'please have this noted:',
+  'this is one to keep:', 'keeper:', 'this should be saved:', 'I want this remembered:', 'I need you to have this on file:', 'can I get you to remember this?',
+  "I'd appreciate it if you'd remember this:", "I'd appreciate you noting this:", 'it would help if you kept this:', 'mind keeping this for me?',
+  'can you make sure you remember this?', 'this is worth keeping:', 'is it ok if you save this?', 'would be great if you could note this:',
+];
 const LEAD_IN = ['Hi! Busy day here.', 'ok long story short:', 'so anyway,', 'Quick thing before I forget.', 'Morning!', 'Right, unrelated but', 'Sorry, one more.',
   'Hey hey!', 'Random one.', 'Long week.', 'Kids are finally asleep.', 'Sorry, typing on my phone.', 'Back from the shops.', 'Hiya,', 'Ok so', 'um okay so', 'Hi there,'];
 const LEAD_OUT = ['', '', ' Thanks!', ' cheers', ' Anyway, back to work.', ' 🙏', ' ty', ' Talk later.', ' Thank you so much.', ' x'];
@@ -85,7 +98,7 @@ export function composeSaveWrapper(rng: Rng, intent: Intent): string {
   const request = () => polite + rng.pick(VERB_DEST).replace('{o}', objectFor(rng, intent)).replace('{cat}', cat()) + rng.pick(TRAIL);
   const q = /^(?:can|could|would|pls can|hey can) /i.test(polite) ? '?' : '';
   let w: string;
-  const frame = intent === 'UPDATE_INFO' && rng.chance(0.4) ? -1 : rng.int(11);
+  const frame = intent === 'UPDATE_INFO' && rng.chance(0.4) ? -1 : rng.int(13);
   switch (frame) {
     case -1:
       w = rng.pick(UPDATE);
@@ -112,13 +125,19 @@ export function composeSaveWrapper(rng: Rng, intent: Intent): string {
       w = `{X}${rng.pick(['. ', ' - ', ', ', ' '])}${rng.pick(AFTER).replace('{cat}', cat())}${rng.pick(['', ' for me', ' pls', ' please', ' thanks'])}`;
       break;
     case 7:
-      w = `${rng.pick(['would you mind', 'would u mind', 'do you mind', 'mind'])} ${rng.pick(GERUND)} ${rng.pick(['that', 'this:', 'the following:'])} {x}${rng.chance(0.5) ? '?' : ''}`;
+      w = `${rng.pick(['would you mind', 'would u mind', 'do you mind', 'mind', "I'd appreciate you", "I'd appreciate it if you'd start"])} ${rng.pick(GERUND)} ${rng.pick(['that', 'this:', 'the following:'])} {x}${rng.chance(0.5) ? '?' : ''}`;
       break;
     case 8:
       w = `${rng.pick(PARTICIPLE_LEAD)}${rng.pick([': ', ' - ', ' that ', ', '])}{x}`;
       break;
     case 9:
       w = `${polite}${rng.pick(['bookmark', 'save', 'log', 'file', 'store', 'note'])} ${objectFor(rng, intent)}${rng.pick([': ', ' - ', ', '])}{x}`;
+      break;
+    case 10:
+      w = rng.chance(0.5) ? `{X}${rng.pick([', ', '. ', ' - ', ' '])}${rng.pick(REASON)}` : `${upperFirst(rng.pick(REASON))}${rng.pick([': ', ' - ', ', '])}{x}`;
+      break;
+    case 11:
+      w = rng.chance(0.6) ? `${rng.pick(PASSIVE)} {X}` : `{X}. ${upperFirst(rng.pick(PASSIVE).replace(/:$/, ''))}`;
       break;
     default:
       w = rng.chance(0.5)

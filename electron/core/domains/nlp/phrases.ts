@@ -66,6 +66,13 @@ const KEEP_RE = new RegExp(
       // Verbs the fixed list lacks: "bookmark this", "keep hold of this", "log this decision", "save this preference".
       String.raw`\b(?:bookmark|pin|star|flag)\s+${K_OBJ}(?:\s+for\s+(?:me|later|the\s+future|next\s+time))?\s*(?:[:,.!\-–—]|$|for\b|please\b|pls\b|so\b)`,
       String.raw`\bkeep\s+(?:a\s+)?hold\s+of\s+${K_OBJ}`,
+      // Why it is sent, or a passive request: "so you have it for later", "can this go in your notes?", "I want this on record".
+      String.raw`\bso\s+(?:that\s+)?you\s+(?:can\s+)?(?:have\s+(?:it|this|that)|know|remember(?:\s+(?:it|this|that))?)\s+(?:for\s+(?:later|next\s+time|the\s+future|future\s+reference)|later|next\s+time|going\s+forward)\b`,
+      String.raw`\bso\s+(?:that\s+)?you\s+(?:remember|don'?t\s+forget)\s+(?:it|this|that)\b`,
+      String.raw`\bcan\s+(?:this|that|it)\s+go\s+(?:in|into|on)\s+${K_MEM}`,
+      String.raw`\bi\s+(?:want|need|'d\s+like)\s+(?:this|that|it)\s+(?:saved|noted|remembered|stored|logged|recorded|on\s+(?:record|file)|in\s+${K_MEM})`,
+      String.raw`\b(?:please\s+)?have\s+(?:this|that|it)\s+(?:noted|saved|on\s+file|on\s+record)\b`,
+      String.raw`\b(?:i'?d|i\s+would)\s+appreciate\s+(?:it\s+if\s+you(?:'d|\s+would|\s+could)?\s+(?:remember|note|save|store|keep|log|record|file|jot)|you\s+(?:noting|remembering|saving|storing|keeping|logging|recording|filing))\b`,
       String.raw`\b(?:save|store|keep|file|log|note|stash)\s+(?:(?:this|it|that)\s+)?(?:away\s+)?for\s+(?:later|the\s+future|future\s+ref(?:erence)?|next\s+time|safekeeping)\s*(?:[:,]|\s[\-–—])`,
       String.raw`\b(?:please|pls|plz|kindly)\s+(?:save|store|note|log|remember|file|record|bookmark)\s*(?::|\s[\-–—])`,
       String.raw`\b(?:for\s+(?:future|later)\s+ref\b|nb\s+for\s+(?:later|the\s+future)\b|for\s+the\s+future\s*:|note\s+for\s+future\b)`,
