@@ -14,7 +14,7 @@ const POLITE = [
   "I'd like you to ", 'I need you to ', 'i need u to ', 'do me a favour and ', 'kindly ', 'if you could, ', 'just ', 'please just ', 'hey can you ',
   'could you possibly ', 'you should ', 'make sure to ', 'can you quickly ', 'would you be able to ', 'be a star and ', 'go ahead and ', 'quickly ', "I'd appreciate it if you'd ", 'it would be great if you could ', 'can I get you to ', 'I want you to ', 'u mind to ',
 ];
-const OBJ = ['this', 'that', 'this one', 'this bit', 'this info', 'it', 'the following', 'this detail', 'that for me', 'this for me'];
+const OBJ = ['this', 'that', 'this one', 'this bit', 'this info', 'it', 'the following', 'this detail', 'that for me', 'this for me', 'these', 'that one', 'the details'];
 /** Object nouns that name what is kept, per saveable intent ("save this preference"). */
 const OBJ_NOUN: Partial<Record<Intent, string[]>> = {
   SAVE_PREFERENCE: ['preference', 'one', 'detail', 'bit'],
@@ -34,6 +34,8 @@ const VERB_DEST = [
   'note {o} somewhere', 'get {o} down somewhere', 'take {o} down', 'tuck {o} away for later', 'squirrel {o} away', 'keep {o} in the back of your mind',
   'keep {o} in your back pocket', 'memorise {o}', 'memorize {o}', 'commit {o} to memory', 'bookmark {o}', 'bookmark {o} for later', 'pin {o}',
   'flag {o} for later', 'keep {o} noted', 'keep {o} for reference', 'archive {o} for me', 'keep {o} on record', 'stash {o} away', 'stash {o} somewhere',
+  'squirrel {o} away for me', 'register {o} somewhere', 'record {o}', 'record {o} for me', 'write {o} down somewhere', 'keep {o} safe', 'tuck {o} in your memory',
+  'save {o} to my file', 'file {o} with my stuff', 'note {o} for me', 'remember {o} going forward', 'hold on to {o} for later', 'put {o} somewhere safe',
 ];
 const THAT = [
   'jot down that', 'note down that', 'log that', 'put down somewhere that', 'add to my profile that', 'add to your notes that', 'store the fact that',
@@ -91,11 +93,14 @@ function objectFor(rng: Rng, intent: Intent): string {
   return nouns && rng.chance(0.2) ? `${rng.pick(['this', 'that'])} ${rng.pick(nouns)}` : rng.pick(OBJ);
 }
 
+/** An adverb between politeness and verb, 15% of the time: "can you just save this", "dont ever forget". */
+const adverb = (rng: Rng) => (rng.chance(0.15) ? rng.pick(['just ', 'also ', 'quickly ', 'ever ', 'please ', 'definitely ', 'actually ', 'maybe ']) : '');
+
 /** One save-request wrapper with {X}/{x}: politeness × verb × object × destination × frame × position. */
 export function composeSaveWrapper(rng: Rng, intent: Intent): string {
   const polite = rng.pick(POLITE);
   const cat = () => rng.pick(CATEGORY);
-  const request = () => polite + rng.pick(VERB_DEST).replace('{o}', objectFor(rng, intent)).replace('{cat}', cat()) + rng.pick(TRAIL);
+  const request = () => polite + adverb(rng) + rng.pick(VERB_DEST).replace('{o}', objectFor(rng, intent)).replace('{cat}', cat()) + rng.pick(TRAIL);
   const q = /^(?:can|could|would|pls can|hey can) /i.test(polite) ? '?' : '';
   let w: string;
   const frame = intent === 'UPDATE_INFO' && rng.chance(0.4) ? -1 : rng.int(13);
@@ -119,7 +124,7 @@ export function composeSaveWrapper(rng: Rng, intent: Intent): string {
       w = `{X} (${rng.pick(MARKERS)})`;
       break;
     case 5:
-      w = `${rng.pick(BARE)} {x}`;
+      w = `${adverb(rng)}${rng.pick(BARE)} {x}`.replace(/^ever (\S+)/, "don't ever $1");
       break;
     case 6:
       w = `{X}${rng.pick(['. ', ' - ', ', ', ' '])}${rng.pick(AFTER).replace('{cat}', cat())}${rng.pick(['', ' for me', ' pls', ' please', ' thanks'])}`;

@@ -29,7 +29,7 @@ const DISCOURSE = String.raw`(?:(?:hey|hi|hello|ok(?:ay)?|so|also|and|oh|btw|pls
 const POLITE = String.raw`(?:(?:can|could|would|will)\s+you\s+(?:please\s+|pls\s+|kindly\s+|also\s+|just\s+)*|i\s+(?:want|need|would\s+like|'d\s+like|’d\s+like)\s+you\s+to\s+(?:please\s+)?|you\s+(?:should|must|need\s+to|have\s+to)\s+|make\s+sure\s+(?:that\s+)?(?:you\s+)?|be\s+sure\s+to\s+|try\s+to\s+|i\s+want\s+this\s+|i'd\s+like\s+this\s+|(?:i'?d|i\s+would)\s+like\s+to\s+|i\s+want\s+to\s+|let'?s\s+)?`;
 
 /** Save verbs whose object is the content itself ("remember that...", "note: ..."). */
-const SAVE_VERB = String.raw`(?:remember|memori[sz]e|note(?:\s+down)?|make\s+(?:a\s+)?(?:mental\s+)?note(?:\s+of)?|take\s+(?:a\s+)?note(?:\s+of)?|jot\s+(?:this\s+|that\s+|it\s+)?down|write\s+(?:this|that|it)\s+down|keep\s+in\s+mind|bear\s+in\s+mind|don'?t\s+forget|don’t\s+forget|do\s+not\s+forget|never\s+forget|add\s+(?:this|that|it)\s+to\s+(?:your\s+|my\s+)?(?:memory|memories|notes|brain|vault)|commit\s+(?:this|that|it)\s+to\s+memory|update\s+(?:your|my|the)\s+(?:notes|memory|memories)(?!\s+(?:section|page|component|file|table|field|tab|app|feature|screen|view|module)\b)|file\s+(?:this|that|it)\s+(?:away|under)|(?:hang|hold)\s+on\s+to\s+(?:this|that|it)|put\s+(?:this|that|it)\s+on\s+(?:file|record)|keep\s+(?:this|that|it)\s+on\s+(?:file|record)|don'?t\s+let\s+me\s+forget|do\s+not\s+let\s+me\s+forget|make\s+sure\s+i\s+(?:don'?t|never)\s+forget|add\s+(?:this|that|it)\s+to\s+(?:the|my|your)\s+(?:file|records|list)|stash\s+(?:this|that)|keep\s+track\s+of\s+(?:this|that|the\s+fact)|keep\s+(?:a\s+)?(?:note|record)\s+of|lodge\s+(?:this|that)|(?:save|store|record|log|keep)\s+(?:this|that|it|the\s+fact|the\s+following)(?=\s*(?:[:,.!\-–—]|$|for\s+(?:later|future|next\s+time)|somewhere|please|pls|to\s+(?:your\s+|my\s+)?(?:memory|memories|notes)|in\s+(?:your\s+|my\s+)?(?:memory|memories|notes)|as\s+a\s+(?:memory|note))))`;
+const SAVE_VERB = String.raw`(?:remember|memori[sz]e|note(?:\s+down)?|make\s+(?:a\s+)?(?:mental\s+)?note(?:\s+of)?|take\s+(?:a\s+)?note(?:\s+of)?|jot\s+(?:this\s+|that\s+|it\s+)?down|write\s+(?:this|that|it)\s+down|keep\s+in\s+mind|bear\s+in\s+mind|don'?t\s+(?:ever\s+)?forget|don’t\s+forget|do\s+not\s+(?:ever\s+)?forget|never\s+(?:ever\s+)?forget|add\s+(?:this|that|it)\s+to\s+(?:your\s+|my\s+)?(?:memory|memories|notes|brain|vault)|commit\s+(?:this|that|it)\s+to\s+memory|update\s+(?:your|my|the)\s+(?:notes|memory|memories)(?!\s+(?:section|page|component|file|table|field|tab|app|feature|screen|view|module)\b)|file\s+(?:this|that|it)\s+(?:away|under)|(?:hang|hold)\s+on\s+to\s+(?:this|that|it)|put\s+(?:this|that|it)\s+on\s+(?:file|record)|keep\s+(?:this|that|it)\s+on\s+(?:file|record)|don'?t\s+let\s+me\s+forget|do\s+not\s+let\s+me\s+forget|make\s+sure\s+i\s+(?:don'?t|never)\s+forget|add\s+(?:this|that|it)\s+to\s+(?:the|my|your)\s+(?:file|records|list)|stash\s+(?:this|that)|keep\s+track\s+of\s+(?:this|that|the\s+fact)|keep\s+(?:a\s+)?(?:note|record)\s+of|lodge\s+(?:this|that)|(?:save|store|record|log|keep)\s+(?:this|that|it|the\s+fact|the\s+following)(?=\s*(?:[:,.!\-–—]|$|for\s+(?:later|future|next\s+time)|somewhere|please|pls|to\s+(?:your\s+|my\s+)?(?:memory|memories|notes)|in\s+(?:your\s+|my\s+)?(?:memory|memories|notes)|as\s+a\s+(?:memory|note))))`;
 
 const SAVE_RE = new RegExp(`${LEAD}${DISCOURSE}${POLITE}(${SAVE_VERB})\\b(?![-'’])(.{0,400})`, 'iu');
 /** Stand-alone markers that always mean "keep this". */
@@ -66,6 +66,12 @@ const KEEP_RE = new RegExp(
       // Verbs the fixed list lacks: "bookmark this", "keep hold of this", "log this decision", "save this preference".
       String.raw`\b(?:bookmark|pin|star|flag)\s+${K_OBJ}(?:\s+for\s+(?:me|later|the\s+future|next\s+time))?\s*(?:[:,.!\-–—]|$|for\b|please\b|pls\b|so\b)`,
       String.raw`\bkeep\s+(?:a\s+)?hold\s+of\s+${K_OBJ}`,
+      String.raw`\bcommit\s+to\s+memory\b`,
+      String.raw`\bfile\s+(?:(?:this|that|it)\s+)?under\s+[\w' ]{1,24}?\s*:`,
+      String.raw`(?:^|[.!?]\s+|,\s*)mental\s+note\b`,
+      String.raw`\bmake\s+sure\s+you(?:'ve|\s+have)\s+got\s+(?:it|this|that)\b`,
+      String.raw`(?:^|[.!?]\s+)(?:(?:so|and|ok|okay|also)\s+)?for\s+(?:the\s+)?future\s*(?:[,:]|\s[\-–—])`,
+      String.raw`\b(?:i\s+)?(?:need|want|'d\s+like)\s+(?:you|u)\s+to\s+(?:hang\s+on\s*to|hold\s+on\s*to|keep\s+hold\s+of|have\s+(?:this|that|it)\s+(?:on\s+hand|on\s+file|handy|for\s+later))\b`,
       // Why it is sent, or a passive request: "so you have it for later", "can this go in your notes?", "I want this on record".
       String.raw`\bso\s+(?:that\s+)?you\s+(?:can\s+)?(?:have\s+(?:it|this|that)|know|remember(?:\s+(?:it|this|that))?)\s+(?:for\s+(?:later|next\s+time|the\s+future|future\s+reference)|later|next\s+time|going\s+forward)\b`,
       String.raw`\bso\s+(?:that\s+)?you\s+(?:remember|don'?t\s+forget)\s+(?:it|this|that)\b`,
@@ -82,11 +88,11 @@ const KEEP_RE = new RegExp(
       // Participles opening a message: "noting for later: …", "saving this for you - …".
       String.raw`(?:^|[.!?]\s+)(?:(?:ok(?:ay)?|so|just|and)[,]?\s+)?(?:noting|logging|filing|recording|saving|storing|bookmarking|jotting)\s+(?:(?:this|that|it)\s+)?(?:down\s+)?(?:for\s+(?:later|the\s+future|future\s+reference|you|next\s+time)\s*)?(?:${K_THAT}|[:,]\s*)`,
       // "keep a note: …", "keep a note i prefer …", "make note my …"
-      String.raw`\b(?:keep|make|take)\s+(?:a\s+)?note\s*(?:[:,]|\s[\-–—]|(?<=\s)(?=(?:i|i'm|i've|i'd|we|we're|my|our)\b))`,
+      String.raw`\b(?:keep|make|take)\s+(?:a\s+)?note\s*(?:[:,?]|$|\s[\-–—]|(?<=\s)(?=(?:i|i'm|i've|i'd|we|we're|my|our)\b))`,
       String.raw`\b(?:worth|good\s+to|useful\s+to|handy\s+to)\s+(?:keeping|keep|bearing|bear)\s+in\s+mind\b`,
       String.raw`\b(?:i\s+(?:want|need)|i'd\s+like)\s+(?:you|u)\s+to\s+(?:remember|note|memori[sz]e|save|store|keep\s+in\s+mind)\b`,
       // Corrections aimed at the assistant's memory: "update what you've got on file", "update my details", "replace the old code in your notes with …".
-      String.raw`\bupdate\s+what\s+(?:you've|you\s+have|you'?ve\s+got|you\s+know|you\s+got)\s+(?:got\s+)?(?:on\s+(?:file|record|me)|about\s+me|in\s+your\s+notes)`,
+      String.raw`\b(?:update|correct|fix|amend|change)\s+what\s+(?:you've|you\s+have|you'?ve\s+got|you\s+know|you\s+got)\s+(?:got\s+)?(?:on\s+(?:file|record|me)|about\s+me|in\s+your\s+notes|for\s+(?:my|me|our))`,
       String.raw`\bupdate\s+(?:my|your)\s+(?:details|info(?:rmation)?|contact\s+details|records?|entry|file|notes)\b(?!\s+(?:section|page|component|file|table|schema|field|api|endpoint|screen|view|model|class)\b)`,
       String.raw`\b(?:replace|change|swap|correct|fix|amend|overwrite)\s+(?:the\s+old\s+|what\s+i\s+said\s+|what\s+you\s+have\s+)?[\w\s']{0,30}?\b(?:in|on)\s+(?:your|my)\s+(?:notes|records|memory|file|profile)\b`,
       String.raw`\b(?:fix|correct|amend|update)\s+(?:your|my)\s+(?:notes|records|memory|file)\s*[:,\-–—]`,
@@ -101,6 +107,17 @@ const KEEP_RE = new RegExp(
     String.raw`)`,
   'iu',
 );
+
+/**
+ * An imperative keep-verb with a deictic object and a boundary after it: "squirrel this away?",
+ * "write this one down:", "record the decision:", "register this somewhere:". Anchored like
+ * SAVE_RE (start, punctuation or a discourse word, then politeness), so "did you save it?" or
+ * "should I keep this?" do not match, and the boundary keeps "save this file" out.
+ */
+const C_VERB = String.raw`(?:remember|memori[sz]e|note\s+down|jot(?:\s+down)?|write|log|record|register|save|store|keep|file|stash|squirrel|tuck|bookmark|pin|archive|retain|(?:hang|hold)\s+on\s*to|(?:hang|hold)\s+onto|keep\s+hold\s+of)`;
+const C_OBJ = String.raw`(?:(?:this|that)(?:\s+(?:one|bit|info|information|detail|details|fact|decision|preference|number|date|change|update|code))?|it|these|the\s+following|(?:the|my|our)\s+(?:decision|fact|details?|preference|new\s+(?:number|address|details?)|change|update|following))`;
+const C_PART = String.raw`(?:\s+(?:away|down|safe|somewhere(?:\s+safe)?|for\s+(?:me|us|later|the\s+future|next\s+time|future\s+reference|safekeeping)|to\s+memory|in\s+(?:your\s+|my\s+)?(?:memory|notes|mind|head)|on\s+(?:file|record)))*`;
+const COMPOSED_RE = new RegExp(`${LEAD}${DISCOURSE}${POLITE}((?:also\\s+|just\\s+)?${C_VERB}\\s+${C_OBJ}${C_PART})\\s*(?:[:\\-–—?!]|$|\\.\\s|,(?=\\s*(?:i|i'm|i've|my|our|we|we're|the|he|she|they|it's|his|her)\\b)|\\s+(?:please|pls|plz|for\\s+me|thanks|thx|ta)\\b)`, 'iu');
 
 const SELF_NOTE_RE =
   /\b(?:i|i'll|i'd|we|we'll)\s+(?:will\s+|should\s+|must\s+|need\s+to\s+|have\s+to\s+|gotta\s+|ought\s+to\s+|might\s+|can\s+|could\s+)?(?:probably\s+|definitely\s+|totally\s+|really\s+)?(?:remember|make\s+(?:a\s+)?(?:mental\s+)?note|note|write\s+(?:this|that|it)\s+down|jot\s+(?:this|that|it)\s+down|save|keep\s+(?:this|that|it)\s+in\s+mind|memori[sz]e)\b/iu;
@@ -145,32 +162,36 @@ function clauses(text: string): string[] {
     .filter(Boolean);
 }
 
-/** Optimal-string-alignment distance, capped: enough to tell a typo from another word. */
-function osa(a: string, b: string, cap: number): number {
-  if (Math.abs(a.length - b.length) > cap) return cap + 1;
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+/** Optimal-string-alignment distance (three rolling rows): enough to tell a typo from another word. */
+const OSA_ROWS = [new Int32Array(16), new Int32Array(16), new Int32Array(16)];
+function osa(a: string, b: string): number {
+  let [prev2, prev, cur] = OSA_ROWS;
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      let d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2] + 1);
+      cur[j] = d;
     }
+    [prev2, prev, cur] = [prev, cur, prev2];
   }
-  return d[a.length][b.length];
+  return prev[b.length];
 }
 
 /** Save verbs people mistype ("remmeber", "rember", "bookmrk"); "rem…" words may be two edits off. */
 const TYPO_TARGETS = ['remember', 'bookmark', 'memorise', 'memorize', 'forget'];
-const REAL_WORDS = new Set(['forged', 'forger', 'forgets', 'remembers', 'remembered', 'forgot', 'target', 'forest', 'rememberer']);
+const REAL_WORDS = new Set(['forged', 'forger', 'forgets', 'remembers', 'remembered', 'forgot', 'target', 'forest', 'rememberer', 'morrise', 'memories']);
+const TYPO_CANDIDATE_RE = /\b[rbmfRBMF]\p{L}{4,10}\b/gu;
 
 export function fixSaveTypos(text: string): string {
-  return text.replace(/\p{L}{5,11}/gu, (w) => {
+  return text.replace(TYPO_CANDIDATE_RE, (w) => {
     const lw = w.toLowerCase();
     if (TYPO_TARGETS.includes(lw) || REAL_WORDS.has(lw)) return w;
     for (const t of TYPO_TARGETS) {
       if (lw[0] !== t[0]) continue;
       const cap = t === 'remember' && lw.startsWith('rem') ? 2 : 1;
-      if (osa(lw, t, cap) <= cap) return t;
+      if (Math.abs(lw.length - t.length) <= cap && osa(lw, t) <= cap) return t;
     }
     return w;
   });
@@ -189,7 +210,7 @@ export function detectPhrases(text: string): PhraseSignals {
     const isQuestion = /\?\s*$/.test(clause) || QUESTION_START_RE.test(clause);
     if (isQuestion) anyQuestion = true;
     const m = SAVE_RE.exec(clause);
-    const marker = SAVE_MARKER_RE.exec(clause) ?? KEEP_RE.exec(clause);
+    const marker = SAVE_MARKER_RE.exec(clause) ?? KEEP_RE.exec(clause) ?? COMPOSED_RE.exec(clause);
     if (!m && !marker) continue;
     const verb = (m?.[1] ?? marker?.[1] ?? '').toLowerCase().replace(/\s+/g, ' ');
     const rest = m?.[2] ?? '';
