@@ -20,7 +20,7 @@ const OBJ_NOUN: Partial<Record<Intent, string[]>> = {
   SAVE_PREFERENCE: ['preference', 'one', 'detail', 'bit'],
   SAVE_DECISION: ['decision', 'one', 'detail', 'outcome'],
   SAVE_FACT: ['fact', 'detail', 'number', 'info', 'one', 'date', 'code', 'address'],
-  UPDATE_INFO: ['update', 'change', 'correction', 'new info', 'one'],
+  UPDATE_INFO: ['update', 'change', 'correction', 'new info', 'one', 'new one', 'new details'],
 };
 const CATEGORY = ['important', 'health', 'family', 'travel', 'work', 'house stuff', 'kids', 'money', 'admin', 'personal', 'misc', 'school', 'car', 'me'];
 const VERB_DEST = [
@@ -63,6 +63,8 @@ const AFTER = [
   'write that down for me', 'can you keep that on record', 'file that under {cat}', 'bookmark that', 'keep that noted', 'you should remember that',
   'hang onto that', 'log that', 'put that in my notes', 'store that', 'make a note', 'noted?', 'keep a note of that', "don't let me forget",
   'save it somewhere', 'can you put that in your notes', 'can you add that to my profile', 'please keep a record of that', 'that one is worth remembering',
+  'note it', 'save it', 'log it', 'remember it', 'keep it', 'store it', 'file it', 'note that', 'save that', 'keep that', 'remember this one', 'got that?',
+  'can you remember the new one', 'keep that updated', 'update that', 'can you note it', 'note that for me',
 ];
 /** Corrections aimed at the assistant's memory (UPDATE_INFO). */
 const UPDATE = [

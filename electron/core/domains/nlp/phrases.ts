@@ -67,6 +67,13 @@ const KEEP_RE = new RegExp(
       String.raw`\b(?:bookmark|pin|star|flag)\s+${K_OBJ}(?:\s+for\s+(?:me|later|the\s+future|next\s+time))?\s*(?:[:,.!\-–—]|$|for\b|please\b|pls\b|so\b)`,
       String.raw`\bkeep\s+(?:a\s+)?hold\s+of\s+${K_OBJ}`,
       String.raw`\bcommit\s+to\s+memory\b`,
+      String.raw`\b(?:it'?d|it\s+would|would\s+it)\s+be\s+(?:useful|good|great|helpful|handy|nice|ideal)\s+if\s+you\s+(?:remembered|noted|saved|kept|stored|logged|recorded|could\s+(?:remember|note|save|keep|store|log))\b`,
+      String.raw`(?:^|[.!?]\s+)(?:(?:ok(?:ay)?|so|just|and)[,]?\s+)?(?:adding|putting|saving|storing|filing|logging)\s+(?:(?:this|that|it)\s+)?(?:to|in|into|under)\s+${K_MEM}\s*(?:[:,]|\s[\-–—])`,
+      String.raw`\bkeep\s+in\s+(?:your\s+)?(?:memory|head|notes)\b`,
+      String.raw`\b(?:new\s+)?(?:fact|info|detail|preference|decision|thing|something|update|one)\s+(?:for\s+(?:your\s+(?:notes|memory|memory\s+banks?|files|records)|you\s+to\s+(?:keep|remember|note|save|store|file)|you)\s*(?:[.:]|\s[\-–—])|to\s+(?:save|remember|note|keep|store|log|file)\s*(?::|\s[\-–—]))`,
+      String.raw`\b(?:save|store|log|record|note|remember|keep)\s+(?:the|my|our|this)\s+(?:decision|preference|choice|plan)\s+(?:to|that|about)\b`,
+      String.raw`\bso\s+(?:that\s+)?you(?:'ve|\s+have)\s+got\s+(?:it|this|that)\b`,
+      String.raw`\bso\s+(?:that\s+)?you\s+(?:have|know|get)\s+(?:it|this|that)\s+(?:right|straight|correct)\b`,
       String.raw`\bfile\s+(?:(?:this|that|it)\s+)?under\s+[\w' ]{1,24}?\s*:`,
       String.raw`(?:^|[.!?]\s+|,\s*)mental\s+note\b`,
       String.raw`\bmake\s+sure\s+you(?:'ve|\s+have)\s+got\s+(?:it|this|that)\b`,
@@ -90,7 +97,7 @@ const KEEP_RE = new RegExp(
       // "keep a note: …", "keep a note i prefer …", "make note my …"
       String.raw`\b(?:keep|make|take)\s+(?:a\s+)?note\s*(?:[:,?]|$|\s[\-–—]|(?<=\s)(?=(?:i|i'm|i've|i'd|we|we're|my|our)\b))`,
       String.raw`\b(?:worth|good\s+to|useful\s+to|handy\s+to)\s+(?:keeping|keep|bearing|bear)\s+in\s+mind\b`,
-      String.raw`\b(?:i\s+(?:want|need)|i'd\s+like)\s+(?:you|u)\s+to\s+(?:remember|note|memori[sz]e|save|store|keep\s+in\s+mind)\b`,
+      String.raw`\b(?:i\s+)?(?:want|need|'d\s+like)\s+(?:you|u)\s+to\s+(?:remember|note|memori[sz]e|save|store|keep\s+in\s+mind|log|record|keep\s+(?:a\s+)?(?:note|record)\s+of)\b`,
       // Corrections aimed at the assistant's memory: "update what you've got on file", "update my details", "replace the old code in your notes with …".
       String.raw`\b(?:update|correct|fix|amend|change)\s+what\s+(?:you've|you\s+have|you'?ve\s+got|you\s+know|you\s+got)\s+(?:got\s+)?(?:on\s+(?:file|record|me)|about\s+me|in\s+your\s+notes|for\s+(?:my|me|our))`,
       String.raw`\bupdate\s+(?:my|your)\s+(?:details|info(?:rmation)?|contact\s+details|records?|entry|file|notes)\b(?!\s+(?:section|page|component|file|table|schema|field|api|endpoint|screen|view|model|class)\b)`,
@@ -215,7 +222,8 @@ export function detectPhrases(text: string): PhraseSignals {
     const verb = (m?.[1] ?? marker?.[1] ?? '').toLowerCase().replace(/\s+/g, ' ');
     const rest = m?.[2] ?? '';
     // "I should write this down somewhere": the user keeps it themselves.
-    const selfKept = !m && marker !== null && /\b(?:i|i'll|i'd|i'm|we|we'll|we'd|we're)\s+(?:(?:should|will|shall|must|need\s+to|have\s+to|gotta|might|can|could|probably|definitely|really|better|going\s+to|gonna|just)\s+){0,3}$/i.test(clause.slice(0, marker.index));
+    const hit = m ?? marker;
+    const selfKept = hit !== null && /\b(?:i|i'll|i'd|i'm|we|we'll|we'd|we're)\s+(?:(?:should|will|shall|must|need\s+to|have\s+to|gotta|might|can|could|probably|definitely|really|better|going\s+to|gonna|just)\s+){0,3}$/i.test(clause.slice(0, hit.index));
     const negated = selfKept || NEGATION_RE.test(clause) && !/\b(?:don'?t|do not|never) forget\b/i.test(clause);
     const politeRe = /\b(?:can|could|would|will) you\b|\bwould you (?:mind|be so kind)\b/i;
     const polite = m ? politeRe.test(clause.slice(0, clause.toLowerCase().indexOf(verb) + 1)) : marker ? politeRe.test(clause.slice(0, marker.index + 1)) : false;
