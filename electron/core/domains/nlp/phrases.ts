@@ -47,7 +47,7 @@ const SAVE_MARKER_RE =
 const K_NOUN = String.raw`(?:one|bit|info(?:rmation)?|details?|fact|preference|decision|number|date|address|code|reference|update|change|correction|note|too)`;
 const K_OBJ = String.raw`(?:(?:this|that)(?:\s+${K_NOUN})?|it|these|the\s+following|the\s+fact\s+that)`;
 const K_MEM = String.raw`(?:(?:your|my|the|ur)\s+)?(?:notes?|memory|memories|memory\s+banks?|records?|files?|profile|brain|knowledge(?:\s+base)?|log|vault|database|list\s+of\s+things\s+about\s+me|info\s+on\s+me)`;
-const K_DEST = String.raw`(?:(?:in|into|to|on|onto|under)\s+${K_MEM}|on\s+(?:file|record)|somewhere(?:\s+safe)?|(?:for|till|until)\s+(?:later|the\s+future|future\s+reference|next\s+time|safekeeping|reference|me|us|when\s+(?:i|we)\s+need\s+it)|handy|on\s+hand|safe|in\s+(?:your\s+)?back\s+pocket|in\s+(?:the\s+back\s+of\s+)?(?:your\s+)?mind|to\s+what\s+you\s+know\s+(?:about|of)\s+me)`;
+const K_DEST = String.raw`(?:(?:in|into|to|on|onto|under)\s+${K_MEM}|on\s+(?:file|record)|somewhere(?:\s+safe)?|(?:for|till|until)\s+(?:later|the\s+future|future\s+reference|next\s+time|safekeeping|reference|me|us|when\s+(?:i|we)\s+need\s+it)|handy|on\s+hand|safe|in\s+(?:your\s+)?back\s+pocket|on\s+your\s+radar|in\s+your\s+head|in\s+(?:the\s+back\s+of\s+)?(?:your\s+)?mind|to\s+what\s+you\s+know\s+(?:about|of)\s+me)`;
 const K_THAT = String.raw`(?:that\s+(?=(?:i|i'm|i've|i'd|we|we're|we've|my|our|the|he|she|they|his|her|their|it's|there|[A-Z]\w*)\b)|:|\s*[-–—]\s)`;
 const KEEP_RE = new RegExp(
   String.raw`(?:` +
@@ -67,10 +67,13 @@ const KEEP_RE = new RegExp(
       String.raw`\b(?:bookmark|pin|star|flag)\s+${K_OBJ}(?:\s+for\s+(?:me|later|the\s+future|next\s+time))?\s*(?:[:,.!\-–—]|$|for\b|please\b|pls\b|so\b)`,
       String.raw`\bkeep\s+(?:a\s+)?hold\s+of\s+${K_OBJ}`,
       String.raw`\bcommit\s+to\s+memory\b`,
-      String.raw`\b(?:it'?d|it\s+would|would\s+it)\s+be\s+(?:useful|good|great|helpful|handy|nice|ideal)\s+if\s+you\s+(?:remembered|noted|saved|kept|stored|logged|recorded|could\s+(?:remember|note|save|keep|store|log))\b`,
+      String.raw`\bput\s+a\s+pin\s+in\s+(?:this|that|it)\b`,
+      String.raw`\bkeep\s+on\s+(?:file|record)\s*(?::|\s[\-–—])`,
+      String.raw`\bso\s+(?:that\s+)?(?:you|u)\s+(?:don'?t|do\s+not|won'?t)\s+(?:have|need)\s+to\s+ask\s+(?:me\s+)?again\b`,
+      String.raw`\b(?:it'?d|it\s+would|would\s+it)\s+be\s+(?:really\s+|so\s+|very\s+|super\s+)?(?:useful|good|great|helpful|handy|nice|ideal)\s+if\s+you\s+(?:remembered|noted|saved|kept|stored|logged|recorded|could\s+(?:remember|note|save|keep|store|log))\b`,
       String.raw`(?:^|[.!?]\s+)(?:(?:ok(?:ay)?|so|just|and)[,]?\s+)?(?:adding|putting|saving|storing|filing|logging)\s+(?:(?:this|that|it)\s+)?(?:to|in|into|under)\s+${K_MEM}\s*(?:[:,]|\s[\-–—])`,
       String.raw`\bkeep\s+in\s+(?:your\s+)?(?:memory|head|notes)\b`,
-      String.raw`\b(?:new\s+)?(?:fact|info|detail|preference|decision|thing|something|update|one)\s+(?:for\s+(?:your\s+(?:notes|memory|memory\s+banks?|files|records)|you\s+to\s+(?:keep|remember|note|save|store|file)|you)\s*(?:[.:]|\s[\-–—])|to\s+(?:save|remember|note|keep|store|log|file)\s*(?::|\s[\-–—]))`,
+      String.raw`\b(?:new\s+)?(?:fact|info|detail|preference|decision|thing|something|update|one|memory)\s+(?:for\s+(?:your\s+(?:notes|memory|memory\s+banks?|files|records)|you\s+to\s+(?:keep|remember|note|save|store|file)|you)\s*(?:[.:]|\s[\-–—])|to\s+(?:save|remember|note|keep|store|log|file)\s*(?::|\s[\-–—]))`,
       String.raw`\b(?:save|store|log|record|note|remember|keep)\s+(?:the|my|our|this)\s+(?:decision|preference|choice|plan)\s+(?:to|that|about)\b`,
       String.raw`\bso\s+(?:that\s+)?you(?:'ve|\s+have)\s+got\s+(?:it|this|that)\b`,
       String.raw`\bso\s+(?:that\s+)?you\s+(?:have|know|get)\s+(?:it|this|that)\s+(?:right|straight|correct)\b`,
@@ -95,7 +98,7 @@ const KEEP_RE = new RegExp(
       // Participles opening a message: "noting for later: …", "saving this for you - …".
       String.raw`(?:^|[.!?]\s+)(?:(?:ok(?:ay)?|so|just|and)[,]?\s+)?(?:noting|logging|filing|recording|saving|storing|bookmarking|jotting)\s+(?:(?:this|that|it)\s+)?(?:down\s+)?(?:for\s+(?:later|the\s+future|future\s+reference|you|next\s+time)\s*)?(?:${K_THAT}|[:,]\s*)`,
       // "keep a note: …", "keep a note i prefer …", "make note my …"
-      String.raw`\b(?:keep|make|take)\s+(?:a\s+)?note\s*(?:[:,?]|$|\s[\-–—]|(?<=\s)(?=(?:i|i'm|i've|i'd|we|we're|my|our)\b))`,
+      String.raw`\b(?:keep|make|take)\s+(?:a\s+)?(?:mental\s+)?note\s*(?:[:,?]|$|\s[\-–—]|(?<=\s)(?=(?:i|i'm|i've|i'd|we|we're|my|our)\b))`,
       String.raw`\b(?:worth|good\s+to|useful\s+to|handy\s+to)\s+(?:keeping|keep|bearing|bear)\s+in\s+mind\b`,
       String.raw`\b(?:i\s+)?(?:want|need|'d\s+like)\s+(?:you|u)\s+to\s+(?:remember|note|memori[sz]e|save|store|keep\s+in\s+mind|log|record|keep\s+(?:a\s+)?(?:note|record)\s+of)\b`,
       // Corrections aimed at the assistant's memory: "update what you've got on file", "update my details", "replace the old code in your notes with …".
