@@ -252,8 +252,15 @@ export function generateNerCorpus(corporaDir: string, rng: Rng, count: number): 
         // "on Tuesday", "by March 3rd": the preposition stays outside the span.
         return /^(?:today|tomorrow|yesterday|next|last|this|the|in|since|until|every|\d|Q|H)/i.test(d) || rng.chance(0.4) ? [{ text: d, type: 'DATE' }] : [{ text: `${rng.pick(['on', 'by', 'before'])} ` }, { text: d, type: 'DATE' }];
       }
-      case 'TIME':
-        return [{ text: makeTime(rng), type: 'TIME' }];
+      case 'TIME': {
+        const t = makeTime(rng);
+        // "8pm tomorrow", "6:15 Friday": a clock time then a day stays two spans (TIME, DATE).
+        if (/\d$|[ap]m$/i.test(t) && rng.chance(0.12)) {
+          const day = rng.pick(['tomorrow', 'today', 'tmrw', 'TOMORROW', rng.pick(WEEKDAYS), rng.pick(WEEKDAYS).toLowerCase(), `the ${ordinal(1 + rng.int(28))}`, 'Sat', 'Fri']);
+          return [{ text: t, type: 'TIME' }, { text: ' ' }, { text: day, type: 'DATE' }];
+        }
+        return [{ text: t, type: 'TIME' }];
+      }
       default:
         throw new Error(`unknown NER slot {${slot}}`);
     }
