@@ -207,7 +207,22 @@ export function fixSaveTypos(text: string): string {
   });
 }
 
+/**
+ * analyze_message reads the detector twice for one message (intent features, then the
+ * explicit-save decision), so the last answer is kept; it is frozen, so sharing it is safe.
+ */
+let last: { text: string; signals: PhraseSignals } | undefined;
+
 export function detectPhrases(text: string): PhraseSignals {
+  if (last?.text === text) return last.signals;
+  const signals = detect(text);
+  Object.freeze(signals.matched);
+  Object.freeze(signals.cues);
+  last = { text, signals: Object.freeze(signals) };
+  return signals;
+}
+
+function detect(text: string): PhraseSignals {
   const norm = fixSaveTypos(text.replace(/[’‘]/g, "'"));
   const matched: string[] = [];
   const cues: string[] = [];
