@@ -26,6 +26,12 @@ export const devFiles = (corporaDir: string) => ({
   ner: path.join(corporaDir, 'dev', 'ner.txt'),
 });
 
+/** The fourth dev set (dev3), written before the v4 changes in chat, e-mail, dictation and note registers. */
+export const dev3Files = (corporaDir: string) => ({
+  intent: path.join(corporaDir, 'dev3', 'intent.tsv'),
+  ner: path.join(corporaDir, 'dev3', 'ner.txt'),
+});
+
 function saveMetrics(examples: readonly IntentExample[], pred: readonly boolean[]) {
   const pos = examples.map((e, i) => ({ e, p: pred[i] }));
   const tp = pos.filter((x) => x.e.explicitSave && x.p).length;

@@ -8,6 +8,7 @@ import { INTENTS, type Intent } from '../../electron/core/domains/nlp/contract';
 import type { Rng } from './prng';
 import { expand, joinSegments, readSections } from './template';
 import { loadLexicon } from './lexicon';
+import { chatShorthand, composeSaveWrapper, dictate, emailFrame } from './save-grammar';
 
 export type Urgency = 'low' | 'normal' | 'high';
 export interface IntentExample {
@@ -56,6 +57,7 @@ function readTemplates(dir: string): Template[] {
 
 const lowerFirst = (s: string) => (/^I\b/.test(s) ? s : s.charAt(0).toLowerCase() + s.slice(1));
 const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+const SAVE_WORD_RE = /\b(?:remember|bookmark|note|notes|save|forget|record|memory|memorise|store|file|jot|keep)\b/i;
 
 function typo(word: string, rng: Rng): string {
   if (word.length < 4 || !/^\p{L}+$/u.test(word)) return word;
@@ -72,61 +74,6 @@ function typo(word: string, rng: Rng): string {
 
 function wrap(wrapper: string, x: string): string {
   return wrapper.replace('{X}', upperFirst(x)).replace('{x}', lowerFirst(x));
-}
-
-/**
- * A compositional grammar of explicit save requests: politeness × verb-with-destination × object
- * × frame (lead-in with ":", trailing sentence, "… that <x>", stand-alone marker) × position in a
- * longer message. Returns a wrapper with {X}/{x} like augment.txt's [save_wrappers].
- */
-const SAVE_POLITE = ['', '', 'please ', 'pls ', 'can you ', 'could you ', 'would you ', 'could you please ', "I'd like you to ", 'I need you to ', 'do me a favour and ', 'kindly ', 'if you could, ', 'mind if you '];
-const SAVE_OBJ = ['this', 'that', 'this one', 'this bit', 'this info', 'it'];
-const SAVE_VERB_DEST = [
-  'hang onto {o}', 'hang on to {o}', 'hold on to {o}', 'hold onto {o}', 'keep {o} handy', 'keep {o} on file', 'keep {o} somewhere safe',
-  'stick {o} in your notes', 'stick {o} in your memory', 'pop {o} in your notes', 'put {o} in my profile', 'put {o} on record',
-  'file {o} away', 'file {o} under important', 'save {o} for later', 'save {o} for next time', 'store {o} somewhere', 'store {o} for future reference',
-  'log {o}', 'retain {o}', 'add {o} to my profile', 'add {o} to your notes', 'add {o} to what you know about me', 'add {o} to my file',
-  'make a note of {o}', 'keep track of {o}', 'keep a record of {o}', "don't lose {o}", 'remember {o} for next time', 'jot {o} down', 'write {o} down',
-  'note {o} down', 'tuck {o} away for later', 'squirrel {o} away', 'keep {o} in the back of your mind', 'memorise {o}', 'commit {o} to memory',
-];
-const SAVE_THAT = [
-  'jot down that', 'note down that', 'log that', 'put down somewhere that', 'add to my profile that', 'add to your notes that', 'store the fact that',
-  'keep a record that', 'make sure you know that', 'make a note that', 'remember that', 'keep in mind that', 'record that', 'write down that',
-  'update your notes:', 'update my profile:', 'note for the future:', 'add to your memory that', 'keep track of the fact that', 'file away that',
-];
-const SAVE_MARKERS = [
-  'for the record', 'for your records', 'heads up for later', 'worth remembering', 'for your memory banks', 'something to file', 'note for later',
-  'for future reference', 'remember for next time', 'for next time', 'note to self', 'for safekeeping', 'worth remembering about me', 'quick one for your notes',
-  'for your notes', 'fyi for later', 'one to remember', 'keep in mind going forward', 'save for later', 'for later',
-];
-const SAVE_TRAIL = ['', ' for me', ' please', ' pls', ' thanks', ' for later', ', thanks!', ' going forward', ' so you can remind me later'];
-
-function composeSaveWrapper(rng: Rng): string {
-  const polite = rng.pick(SAVE_POLITE);
-  const request = () => polite + rng.pick(SAVE_VERB_DEST).replace('{o}', rng.pick(SAVE_OBJ)) + rng.pick(SAVE_TRAIL);
-  let w: string;
-  switch (rng.int(6)) {
-    case 0:
-      w = `${request()}: {X}`;
-      break;
-    case 1:
-      w = `{X}. ${upperFirst(request())}${/^(can|could|would) /.test(polite) ? '?' : ''}`;
-      break;
-    case 2:
-      w = `${polite}${rng.pick(SAVE_THAT)} {x}`;
-      break;
-    case 3:
-      w = `${rng.pick(SAVE_MARKERS)}${rng.pick([': ', ' - ', ', '])}{x}`;
-      break;
-    case 4:
-      w = `{X} (${rng.pick(SAVE_MARKERS)})`;
-      break;
-    default:
-      w = rng.chance(0.5) ? `I want you to know going forward that {x}` : `${rng.pick(['going forward', 'from now on', 'for the future'])}, ${polite}${rng.pick(['keep in mind', 'remember', 'note'])} that {x}`;
-  }
-  // Position: a save request inside a longer message.
-  if (rng.chance(0.25)) w = `${rng.pick(['Hi! Busy day here.', 'ok long story short:', 'so anyway,', 'Quick thing before I forget.', 'Morning!', 'Right, unrelated but', 'Sorry, one more.'])} ${w}${rng.pick(['', ' Thanks!', ' cheers', ' Anyway, back to work.', ' 🙏'])}`;
-  return w;
 }
 
 export function generateIntentCorpus(corporaDir: string, rng: Rng, perIntent: number): IntentExample[] {
@@ -150,9 +97,11 @@ export function generateIntentCorpus(corporaDir: string, rng: Rng, perIntent: nu
   const decorate = (base: Omit<IntentExample, 'text'> & { text: string }, allowSaveWrap: boolean): IntentExample => {
     let { text, explicitSave, urgency } = base;
     if (rng.chance(0.12)) text = `${rng.pick(aug.fillers)} ${upperFirst(text)}`;
+    let wrapped = false;
     if (allowSaveWrap && !explicitSave && rng.chance(0.3)) {
-      text = wrap(rng.chance(0.5) ? composeSaveWrapper(rng) : rng.pick(aug.save_wrappers), text);
+      text = wrap(rng.chance(0.65) ? composeSaveWrapper(rng, base.intent) : rng.pick(aug.save_wrappers), text);
       explicitSave = true;
+      wrapped = true;
     }
     if (urgency === 'normal' && base.intent !== 'GREETING' && rng.chance(0.2)) {
       const high = rng.chance(0.5);
@@ -162,9 +111,14 @@ export function generateIntentCorpus(corporaDir: string, rng: Rng, perIntent: nu
     if (rng.chance(0.2)) text = rng.pick(aug.prefixes) + lowerFirst(text);
     if (rng.chance(0.15)) text = text.replace(/[.!]$/, '') + rng.pick(aug.suffixes);
     if (rng.chance(0.2)) text = text.split(' ').map((w) => (rng.chance(0.15) ? typo(w, rng) : w)).join(' ');
+    // The save word itself mistyped ("remmeber", "bookmrk", "notse"): the words people type fastest.
+    if (wrapped && rng.chance(0.12)) text = text.replace(SAVE_WORD_RE, (w) => typo(w, rng));
+    if (rng.chance(0.12)) text = chatShorthand(text, rng);
     if (rng.chance(0.08)) text = `${text.replace(/[.!]?$/, '.')} ${rng.pick(aug.fillers)}`;
     // E-mail register: a salutation and sign-off around the message (the intent is the body's).
-    if (base.intent !== 'GREETING' && rng.chance(0.06)) text = `${rng.pick(['Hi', 'Hello', 'Dear', 'Hey'])} ${rng.pick(['team', 'all', 'there', 'Sam', 'Ana', 'Kofi'])},\n\n${upperFirst(text)}\n\n${rng.pick(['Thanks', 'Best', 'Cheers', 'Regards', 'Thanks in advance'])},\n${rng.pick(['J', 'Maria', 'Dev', 'Li'])}`;
+    if (base.intent !== 'GREETING' && rng.chance(0.08)) text = emailFrame(text, rng, lex.first);
+    // Voice dictation: no punctuation (or spoken punctuation), fillers, lower case.
+    if (rng.chance(0.08)) return { ...base, text: dictate(text, rng), explicitSave, urgency };
     const c = rng.next();
     if (c < 0.05) text = text.toUpperCase();
     else if (c < 0.33) text = text.toLowerCase();

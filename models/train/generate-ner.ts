@@ -27,7 +27,11 @@ const MONTH_ABBR = ['Jan', 'Feb', 'Mar', 'Apr', 'Jun', 'Jul', 'Aug', 'Sep', 'Sep
 const NUM_WORDS = ['two', 'three', 'four', 'five', 'six', 'a couple of', 'a few', '2', '3', '10'];
 const ORG_WORDS = ['Blue', 'River', 'Summit', 'Atlas', 'Nova', 'Pine', 'Crescent', 'Harbor', 'Iron', 'Silver', 'Maple', 'Granite', 'Vertex', 'Beacon', 'Kestrel', 'Orchid', 'Juniper', 'Falcon', 'Sable', 'Tundra', 'Copper', 'Willow', 'Echo', 'Polaris', 'Lumen'];
 const ORG_SUFFIX = ['Labs', 'Inc.', 'Group', 'Capital', 'Health', 'Systems', 'Bank', 'Foundation', 'Studios', 'Partners', 'Robotics', 'Analytics', 'Ltd', 'GmbH', 'Consulting', 'Software', 'Logistics', 'Media', 'Ventures', 'Energy'];
-const TITLES = ['Dr.', 'Dr', 'Prof.', 'Mr.', 'Ms.', 'Mrs.', 'Professor', 'Dr.'];
+const TITLES = ['Dr.', 'Dr', 'Prof.', 'Mr.', 'Ms.', 'Mrs.', 'Professor', 'Dr.', 'Mr', 'Ms', 'Mrs'];
+/** Family and informal titles, written before a first name and outside the span: "Uncle [Pete]", "Grandpa [Joe]". */
+const KIN_TITLES = ['Uncle', 'Aunt', 'Auntie', 'Aunty', 'Grandpa', 'Grandma', 'Granny', 'Nan', 'Gran', 'Grandad', 'Cousin', 'Coach', 'Nurse', 'Cllr', 'Sister', 'Father', 'uncle', 'aunt', 'auntie', 'grandma', 'grandpa', 'cousin'];
+/** Spoken or chatty openers before the first word: "um [Tomasz] said…", "hiya [Ruth] here". */
+const OPENERS = ['um ', 'uh ', 'so ', 'ok so ', 'hiya ', 'hi ', 'hey ', 'fyi ', 'FYI ', 'btw ', 'right, ', 'oh and ', 'also ', 'reminder: ', 'note - ', 'yeah ', 'ugh ', 'Morning ', 'ok ', 'PS '];
 
 const ordinal = (n: number) => `${n}${n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th'}`;
 
@@ -174,6 +178,7 @@ export function generateNerCorpus(corporaDir: string, rng: Rng, count: number): 
     else if (r < 0.88) name = `${first[0]}. ${initial()}. ${last}`;
     else name = last;
     if (rng.chance(0.08)) name = name.toLowerCase();
+    if (name === first && rng.chance(0.1)) return [{ text: `${rng.pick(KIN_TITLES)} ` }, { text: name, type: 'PERSON' }];
     const titled = name === last || rng.chance(0.12);
     return titled ? [{ text: `${rng.pick(TITLES)} ` }, { text: name, type: 'PERSON' }] : [{ text: name, type: 'PERSON' }];
   };
@@ -247,8 +252,15 @@ export function generateNerCorpus(corporaDir: string, rng: Rng, count: number): 
         // "on Tuesday", "by March 3rd": the preposition stays outside the span.
         return /^(?:today|tomorrow|yesterday|next|last|this|the|in|since|until|every|\d|Q|H)/i.test(d) || rng.chance(0.4) ? [{ text: d, type: 'DATE' }] : [{ text: `${rng.pick(['on', 'by', 'before'])} ` }, { text: d, type: 'DATE' }];
       }
-      case 'TIME':
-        return [{ text: makeTime(rng), type: 'TIME' }];
+      case 'TIME': {
+        const t = makeTime(rng);
+        // "8pm tomorrow", "6:15 Friday": a clock time then a day stays two spans (TIME, DATE).
+        if (/\d$|[ap]m$/i.test(t) && rng.chance(0.12)) {
+          const day = rng.pick(['tomorrow', 'today', 'tmrw', 'TOMORROW', rng.pick(WEEKDAYS), rng.pick(WEEKDAYS).toLowerCase(), `the ${ordinal(1 + rng.int(28))}`, 'Sat', 'Fri']);
+          return [{ text: t, type: 'TIME' }, { text: ' ' }, { text: day, type: 'DATE' }];
+        }
+        return [{ text: t, type: 'TIME' }];
+      }
       default:
         throw new Error(`unknown NER slot {${slot}}`);
     }
@@ -280,6 +292,7 @@ export function generateNerCorpus(corporaDir: string, rng: Rng, count: number): 
     if (r < 0.15) ex = concat(ex, rng.pick(['. ', '! ', ' - ', ', and ', '. Also ', '\n']), render(rng.pick(templates)));
     else if (r < 0.27 && distractors.length) ex = concat(ex, rng.pick(['. ', ', ', ' - ', '! ']), plain(rng.pick(distractors)));
     else if (r < 0.35 && distractors.length) ex = concat(plain(rng.pick(distractors)), rng.pick(['. ', ' - ', ', ', ': ']), ex);
+    if (rng.chance(0.08)) ex = concat(plain(rng.pick(OPENERS).trimEnd()), ' ', ex);
     let { text } = ex;
     // Register: lowercase chat, ALL CAPS, Title-ish, as written. Case changes keep lengths.
     const c = rng.next();

@@ -74,6 +74,57 @@ describe('phrase detector', () => {
     expect(isExplicitSave(0.5, p)).toBe(false);
   });
 
+  // v4: verbs and frames the v3 grammar lacked, typos in the save verb, and the boundary rule
+  // that separates "squirrel this away:" (keep what follows) from "save this file" (an app task).
+  it.each([
+    'bookmark this: the bike shop shuts at 5 on Sundays',
+    'Noting for later - the smoke alarm battery was changed in May',
+    'could you keep hold of this, our booking ref is QX7Y2',
+    'would you mind logging that Sam is gluten free?',
+    'squirrel this away for me: the lawnmower takes 2-stroke',
+    'write this one down: the loft ladder key is in the blue tin',
+    'record the decision: Ella moves to the bigger bedroom',
+    'Rememebr my car reg is LK21 XPT',
+    'remmeber that the gas man comes thursday',
+    "dont ever forget i can't eat shellfish",
+    'Need you to remember something. The shed code is 1101.',
+    "it'd be really useful if you remembered that I'm on nights this week",
+    'please commit to memory that the fuse box is in the garage',
+    'file under school: parents evening is on the 4th',
+    'mental note for you - the dentist moved to Park Lane',
+    "Final plan is Whitby for Easter. Can you keep a note?",
+    "update what you've got on file - I work for the council now",
+    "so you don't have to ask me again, I'm a size 9 shoe",
+    'keep this on your radar: passport renewal in March',
+  ])('hears a v4 save request in %j', (text) => {
+    const p = detectPhrases(text);
+    expect(p.saveRequest).toBe(true);
+    // Bare clauses ("remember my car reg is…") are weak: a save unless the model is nearly sure it is not.
+    expect(isExplicitSave(0.05, p)).toBe(true);
+  });
+
+  it.each([
+    'did you save it?',
+    'should I keep this?',
+    'I never write anything down, I just remember it',
+    "I'll make a mental note",
+    'save this file as a pdf',
+    'keep it short: what is a heat pump?',
+    'record this video in 4k please',
+    'can you note the key differences between a Roth and a traditional IRA',
+  ])('does not read %j as a v4 save request', (text) => {
+    const p = detectPhrases(text);
+    expect(p.saveRequest).toBe(false);
+    expect(isExplicitSave(0.5, p)).toBe(false);
+  });
+
+  it('asks more of the model when a recall request or question carries no save phrase', () => {
+    const p = detectPhrases('is my PIN saved in your notes?');
+    expect(isExplicitSave(0.85, p, 'RECALL_INFO')).toBe(false);
+    expect(isExplicitSave(0.85, p, 'QUESTION')).toBe(false);
+    expect(isExplicitSave(0.85, detectPhrases('the shed code is 1101'), 'SAVE_FACT')).toBe(true);
+  });
+
   it.each(['how do i save this in vim?', 'Make a note-taking template for meeting minutes', 'save this file as csv please'])(
     'finds no save request in %j (the model decides)',
     (text) => {

@@ -6,10 +6,10 @@ import type { Intent } from './contract';
 import type { PhraseSignals } from './phrases';
 
 /** The head's probability above which a message with no save phrase at all counts as an explicit save request. */
-export const EXPLICIT_SAVE_THRESHOLD = 0.9;
+export const EXPLICIT_SAVE_THRESHOLD = 0.8;
 
-/** The same, when the intent head reads the message as a question or a greeting (which rarely ask to keep anything). */
-export const EXPLICIT_SAVE_THRESHOLD_QUESTION = 0.98;
+/** The same, when the intent head reads the message as a question, a recall request or a greeting (which rarely ask to keep anything). */
+export const EXPLICIT_SAVE_THRESHOLD_QUESTION = 0.95;
 
 /**
  * A save clause the detector found but could not confirm ("remember I hate cilantro") is a save
@@ -24,5 +24,5 @@ export function isExplicitSave(modelProb: number | undefined, phrases: PhraseSig
   if (phrases.saveRequest) return p >= WEAK_PHRASE_THRESHOLD;
   // A negated, question-bound or task-scoped save word ("no need to remember this") vetoes the model.
   if (phrases.saveNegated) return false;
-  return p >= (intent === 'QUESTION' || intent === 'GREETING' ? EXPLICIT_SAVE_THRESHOLD_QUESTION : EXPLICIT_SAVE_THRESHOLD);
+  return p >= (intent === 'QUESTION' || intent === 'GREETING' || intent === 'RECALL_INFO' ? EXPLICIT_SAVE_THRESHOLD_QUESTION : EXPLICIT_SAVE_THRESHOLD);
 }

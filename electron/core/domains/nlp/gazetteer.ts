@@ -34,7 +34,8 @@ export const SURNAMES = new Set(words(`
 
 export const TITLES = new Set(words(`
   dr, dr., mr, mr., mrs, mrs., ms, ms., prof, prof., professor, doctor, sir, dame, madam, capt, captain,
-  rev, judge, president, senator, minister, ceo, cto, cfo, coach, nurse, officer, lord, lady
+  rev, judge, president, senator, minister, ceo, cto, cfo, coach, nurse, officer, lord, lady,
+  uncle, aunt, auntie, aunty, grandpa, grandma, granny, nan, nana, gran, grandad, granddad, cousin, cllr
 `));
 
 export const ORG_SUFFIXES = new Set(words(`

@@ -29,7 +29,7 @@ const DISCOURSE = String.raw`(?:(?:hey|hi|hello|ok(?:ay)?|so|also|and|oh|btw|pls
 const POLITE = String.raw`(?:(?:can|could|would|will)\s+you\s+(?:please\s+|pls\s+|kindly\s+|also\s+|just\s+)*|i\s+(?:want|need|would\s+like|'d\s+like|’d\s+like)\s+you\s+to\s+(?:please\s+)?|you\s+(?:should|must|need\s+to|have\s+to)\s+|make\s+sure\s+(?:that\s+)?(?:you\s+)?|be\s+sure\s+to\s+|try\s+to\s+|i\s+want\s+this\s+|i'd\s+like\s+this\s+|(?:i'?d|i\s+would)\s+like\s+to\s+|i\s+want\s+to\s+|let'?s\s+)?`;
 
 /** Save verbs whose object is the content itself ("remember that...", "note: ..."). */
-const SAVE_VERB = String.raw`(?:remember|memori[sz]e|note(?:\s+down)?|make\s+(?:a\s+)?(?:mental\s+)?note(?:\s+of)?|take\s+(?:a\s+)?note(?:\s+of)?|jot\s+(?:this\s+|that\s+|it\s+)?down|write\s+(?:this|that|it)\s+down|keep\s+in\s+mind|bear\s+in\s+mind|don'?t\s+forget|don’t\s+forget|do\s+not\s+forget|never\s+forget|add\s+(?:this|that|it)\s+to\s+(?:your\s+|my\s+)?(?:memory|memories|notes|brain|vault)|commit\s+(?:this|that|it)\s+to\s+memory|update\s+(?:your|my|the)\s+(?:notes|memory|memories)(?!\s+(?:section|page|component|file|table|field|tab|app|feature|screen|view|module)\b)|file\s+(?:this|that|it)\s+(?:away|under)|(?:hang|hold)\s+on\s+to\s+(?:this|that|it)|put\s+(?:this|that|it)\s+on\s+(?:file|record)|keep\s+(?:this|that|it)\s+on\s+(?:file|record)|don'?t\s+let\s+me\s+forget|do\s+not\s+let\s+me\s+forget|make\s+sure\s+i\s+(?:don'?t|never)\s+forget|add\s+(?:this|that|it)\s+to\s+(?:the|my|your)\s+(?:file|records|list)|stash\s+(?:this|that)|keep\s+track\s+of\s+(?:this|that|the\s+fact)|keep\s+(?:a\s+)?(?:note|record)\s+of|lodge\s+(?:this|that)|(?:save|store|record|log|keep)\s+(?:this|that|it|the\s+fact|the\s+following)(?=\s*(?:[:,.!\-–—]|$|for\s+(?:later|future|next\s+time)|somewhere|please|pls|to\s+(?:your\s+|my\s+)?(?:memory|memories|notes)|in\s+(?:your\s+|my\s+)?(?:memory|memories|notes)|as\s+a\s+(?:memory|note))))`;
+const SAVE_VERB = String.raw`(?:remember|memori[sz]e|note(?:\s+down)?|make\s+(?:a\s+)?(?:mental\s+)?note(?:\s+of)?|take\s+(?:a\s+)?note(?:\s+of)?|jot\s+(?:this\s+|that\s+|it\s+)?down|write\s+(?:this|that|it)\s+down|keep\s+in\s+mind|bear\s+in\s+mind|don'?t\s+(?:ever\s+)?forget|don’t\s+forget|do\s+not\s+(?:ever\s+)?forget|never\s+(?:ever\s+)?forget|add\s+(?:this|that|it)\s+to\s+(?:your\s+|my\s+)?(?:memory|memories|notes|brain|vault)|commit\s+(?:this|that|it)\s+to\s+memory|update\s+(?:your|my|the)\s+(?:notes|memory|memories)(?!\s+(?:section|page|component|file|table|field|tab|app|feature|screen|view|module)\b)|file\s+(?:this|that|it)\s+(?:away|under)|(?:hang|hold)\s+on\s+to\s+(?:this|that|it)|put\s+(?:this|that|it)\s+on\s+(?:file|record)|keep\s+(?:this|that|it)\s+on\s+(?:file|record)|don'?t\s+let\s+me\s+forget|do\s+not\s+let\s+me\s+forget|make\s+sure\s+i\s+(?:don'?t|never)\s+forget|add\s+(?:this|that|it)\s+to\s+(?:the|my|your)\s+(?:file|records|list)|stash\s+(?:this|that)|keep\s+track\s+of\s+(?:this|that|the\s+fact)|keep\s+(?:a\s+)?(?:note|record)\s+of|lodge\s+(?:this|that)|(?:save|store|record|log|keep)\s+(?:this|that|it|the\s+fact|the\s+following)(?=\s*(?:[:,.!\-–—]|$|for\s+(?:later|future|next\s+time)|somewhere|please|pls|to\s+(?:your\s+|my\s+)?(?:memory|memories|notes)|in\s+(?:your\s+|my\s+)?(?:memory|memories|notes)|as\s+a\s+(?:memory|note))))`;
 
 const SAVE_RE = new RegExp(`${LEAD}${DISCOURSE}${POLITE}(${SAVE_VERB})\\b(?![-'’])(.{0,400})`, 'iu');
 /** Stand-alone markers that always mean "keep this". */
@@ -44,9 +44,10 @@ const SAVE_MARKER_RE =
  * is the assistant's memory, so "jot down an outline" or "add error handling to my profile page"
  * do not match.
  */
-const K_OBJ = String.raw`(?:this(?:\s+one|\s+bit|\s+info(?:rmation)?|\s+detail)?|that(?:\s+one)?|it|these|the\s+following|the\s+fact\s+that)`;
+const K_NOUN = String.raw`(?:one|bit|info(?:rmation)?|details?|fact|preference|decision|number|date|address|code|reference|update|change|correction|note|too)`;
+const K_OBJ = String.raw`(?:(?:this|that)(?:\s+${K_NOUN})?|it|these|the\s+following|the\s+fact\s+that)`;
 const K_MEM = String.raw`(?:(?:your|my|the|ur)\s+)?(?:notes?|memory|memories|memory\s+banks?|records?|files?|profile|brain|knowledge(?:\s+base)?|log|vault|database|list\s+of\s+things\s+about\s+me|info\s+on\s+me)`;
-const K_DEST = String.raw`(?:(?:in|into|to|on|onto|under)\s+${K_MEM}|on\s+(?:file|record)|somewhere(?:\s+safe)?|(?:for|till|until)\s+(?:later|the\s+future|future\s+reference|next\s+time|safekeeping|reference|me|us|when\s+(?:i|we)\s+need\s+it)|handy|on\s+hand|safe|in\s+(?:the\s+back\s+of\s+)?(?:your\s+)?mind|to\s+what\s+you\s+know\s+(?:about|of)\s+me)`;
+const K_DEST = String.raw`(?:(?:in|into|to|on|onto|under)\s+${K_MEM}|on\s+(?:file|record)|somewhere(?:\s+safe)?|(?:for|till|until)\s+(?:later|the\s+future|future\s+reference|next\s+time|safekeeping|reference|me|us|when\s+(?:i|we)\s+need\s+it)|handy|on\s+hand|safe|in\s+(?:your\s+)?back\s+pocket|on\s+your\s+radar|in\s+your\s+head|in\s+(?:the\s+back\s+of\s+)?(?:your\s+)?mind|to\s+what\s+you\s+know\s+(?:about|of)\s+me)`;
 const K_THAT = String.raw`(?:that\s+(?=(?:i|i'm|i've|i'd|we|we're|we've|my|our|the|he|she|they|his|her|their|it's|there|[A-Z]\w*)\b)|:|\s*[-–—]\s)`;
 const KEEP_RE = new RegExp(
   String.raw`(?:` +
@@ -62,6 +63,49 @@ const KEEP_RE = new RegExp(
       String.raw`\b(?:kept|keeping|keeps)\s+(?:a\s+)?(?:record|note|track|log)\s+of\s+(?:this|that|the\s+fact|it)\b`,
       String.raw`\bkeep\s+(?:a\s+)?(?:record|note|track|log)\s+(?:of\s+(?:this|that|the\s+fact)|that\s)`,
       String.raw`\bmake\s+(?:a\s+)?(?:memo|record|mental\s+note|note\s+for\s+(?:later|the\s+future))\b`,
+      // Verbs the fixed list lacks: "bookmark this", "keep hold of this", "log this decision", "save this preference".
+      String.raw`\b(?:bookmark|pin|star|flag)\s+${K_OBJ}(?:\s+for\s+(?:me|later|the\s+future|next\s+time))?\s*(?:[:,.!\-–—]|$|for\b|please\b|pls\b|so\b)`,
+      String.raw`\bkeep\s+(?:a\s+)?hold\s+of\s+${K_OBJ}`,
+      String.raw`\bcommit\s+to\s+memory\b`,
+      String.raw`\bput\s+a\s+pin\s+in\s+(?:this|that|it)\b`,
+      String.raw`\bkeep\s+on\s+(?:file|record)\s*(?::|\s[\-–—])`,
+      String.raw`\bso\s+(?:that\s+)?(?:you|u)\s+(?:don'?t|do\s+not|won'?t)\s+(?:have|need)\s+to\s+ask\s+(?:me\s+)?again\b`,
+      String.raw`\b(?:it'?d|it\s+would|would\s+it)\s+be\s+(?:really\s+|so\s+|very\s+|super\s+)?(?:useful|good|great|helpful|handy|nice|ideal)\s+if\s+you\s+(?:remembered|noted|saved|kept|stored|logged|recorded|could\s+(?:remember|note|save|keep|store|log))\b`,
+      String.raw`(?:^|[.!?]\s+)(?:(?:ok(?:ay)?|so|just|and)[,]?\s+)?(?:adding|putting|saving|storing|filing|logging)\s+(?:(?:this|that|it)\s+)?(?:to|in|into|under)\s+${K_MEM}\s*(?:[:,]|\s[\-–—])`,
+      String.raw`\bkeep\s+in\s+(?:your\s+)?(?:memory|head|notes)\b`,
+      String.raw`\b(?:new\s+)?(?:fact|info|detail|preference|decision|thing|something|update|one|memory)\s+(?:for\s+(?:your\s+(?:notes|memory|memory\s+banks?|files|records)|you\s+to\s+(?:keep|remember|note|save|store|file)|you)\s*(?:[.:]|\s[\-–—])|to\s+(?:save|remember|note|keep|store|log|file)\s*(?::|\s[\-–—]))`,
+      String.raw`\b(?:save|store|log|record|note|remember|keep)\s+(?:the|my|our|this)\s+(?:decision|preference|choice|plan)\s+(?:to|that|about)\b`,
+      String.raw`\bso\s+(?:that\s+)?you(?:'ve|\s+have)\s+got\s+(?:it|this|that)\b`,
+      String.raw`\bso\s+(?:that\s+)?you\s+(?:have|know|get)\s+(?:it|this|that)\s+(?:right|straight|correct)\b`,
+      String.raw`\bfile\s+(?:(?:this|that|it)\s+)?under\s+[\w' ]{1,24}?\s*:`,
+      String.raw`(?:^|[.!?]\s+|,\s*)mental\s+note\b`,
+      String.raw`\bmake\s+sure\s+you(?:'ve|\s+have)\s+got\s+(?:it|this|that)\b`,
+      String.raw`(?:^|[.!?]\s+)(?:(?:so|and|ok|okay|also)\s+)?for\s+(?:the\s+)?future\s*(?:[,:]|\s[\-–—])`,
+      String.raw`\b(?:i\s+)?(?:need|want|'d\s+like)\s+(?:you|u)\s+to\s+(?:hang\s+on\s*to|hold\s+on\s*to|keep\s+hold\s+of|have\s+(?:this|that|it)\s+(?:on\s+hand|on\s+file|handy|for\s+later))\b`,
+      // Why it is sent, or a passive request: "so you have it for later", "can this go in your notes?", "I want this on record".
+      String.raw`\bso\s+(?:that\s+)?you\s+(?:can\s+)?(?:have\s+(?:it|this|that)|know|remember(?:\s+(?:it|this|that))?)\s+(?:for\s+(?:later|next\s+time|the\s+future|future\s+reference)|later|next\s+time|going\s+forward)\b`,
+      String.raw`\bso\s+(?:that\s+)?you\s+(?:remember|don'?t\s+forget)\s+(?:it|this|that)\b`,
+      String.raw`\bcan\s+(?:this|that|it)\s+go\s+(?:in|into|on)\s+${K_MEM}`,
+      String.raw`\bi\s+(?:want|need|'d\s+like)\s+(?:this|that|it)\s+(?:saved|noted|remembered|stored|logged|recorded|on\s+(?:record|file)|in\s+${K_MEM})`,
+      String.raw`\b(?:please\s+)?have\s+(?:this|that|it)\s+(?:noted|saved|on\s+file|on\s+record)\b`,
+      String.raw`\b(?:i'?d|i\s+would)\s+appreciate\s+(?:it\s+if\s+you(?:'d|\s+would|\s+could)?\s+(?:remember|note|save|store|keep|log|record|file|jot)|you\s+(?:noting|remembering|saving|storing|keeping|logging|recording|filing))\b`,
+      String.raw`\b(?:save|store|keep|file|log|note|stash)\s+(?:(?:this|it|that)\s+)?(?:away\s+)?for\s+(?:later|the\s+future|future\s+ref(?:erence)?|next\s+time|safekeeping)\s*(?:[:,]|\s[\-–—])`,
+      String.raw`\b(?:please|pls|plz|kindly)\s+(?:save|store|note|log|remember|file|record|bookmark)\s*(?::|\s[\-–—])`,
+      String.raw`\b(?:for\s+(?:future|later)\s+ref\b|nb\s+for\s+(?:later|the\s+future)\b|for\s+the\s+future\s*:|note\s+for\s+future\b)`,
+      String.raw`\b(?:would|do|will)\s+(?:you|u)\s+mind\s+(?:noting|remembering|saving|storing|logging|recording|memori[sz]ing|filing|bookmarking|keeping\s+(?:a\s+)?(?:note|record|track)|making\s+(?:a\s+)?note|jotting|writing\s+(?:this|that|it)\s+down|adding\s+(?:this|that|it)\s+to)\b`,
+      String.raw`\b(?:save|store|log|record|note|keep|file|remember)\s+(?:this|that)\s+${K_NOUN}\b\s*(?:[:,\-–—]|$|for\b|please\b|pls\b|too\b|as\s+well\b|instead\b)`,
+      String.raw`\b(?:save|store|log|record|note|keep|remember|file)\s+(?:this|that|it)\s+(?:instead|too|as\s+well|as\s+the\s+new\s+one)\b`,
+      // Participles opening a message: "noting for later: …", "saving this for you - …".
+      String.raw`(?:^|[.!?]\s+)(?:(?:ok(?:ay)?|so|just|and)[,]?\s+)?(?:noting|logging|filing|recording|saving|storing|bookmarking|jotting)\s+(?:(?:this|that|it)\s+)?(?:down\s+)?(?:for\s+(?:later|the\s+future|future\s+reference|you|next\s+time)\s*)?(?:${K_THAT}|[:,]\s*)`,
+      // "keep a note: …", "keep a note i prefer …", "make note my …"
+      String.raw`\b(?:keep|make|take)\s+(?:a\s+)?(?:mental\s+)?note\s*(?:[:,?]|$|\s[\-–—]|(?<=\s)(?=(?:i|i'm|i've|i'd|we|we're|my|our)\b))`,
+      String.raw`\b(?:worth|good\s+to|useful\s+to|handy\s+to)\s+(?:keeping|keep|bearing|bear)\s+in\s+mind\b`,
+      String.raw`\b(?:i\s+)?(?:want|need|'d\s+like)\s+(?:you|u)\s+to\s+(?:remember|note|memori[sz]e|save|store|keep\s+in\s+mind|log|record|keep\s+(?:a\s+)?(?:note|record)\s+of)\b`,
+      // Corrections aimed at the assistant's memory: "update what you've got on file", "update my details", "replace the old code in your notes with …".
+      String.raw`\b(?:update|correct|fix|amend|change)\s+what\s+(?:you've|you\s+have|you'?ve\s+got|you\s+know|you\s+got)\s+(?:got\s+)?(?:on\s+(?:file|record|me)|about\s+me|in\s+your\s+notes|for\s+(?:my|me|our))`,
+      String.raw`\bupdate\s+(?:my|your)\s+(?:details|info(?:rmation)?|contact\s+details|records?|entry|file|notes)\b(?!\s+(?:section|page|component|file|table|schema|field|api|endpoint|screen|view|model|class)\b)`,
+      String.raw`\b(?:replace|change|swap|correct|fix|amend|overwrite)\s+(?:the\s+old\s+|what\s+i\s+said\s+|what\s+you\s+have\s+)?[\w\s']{0,30}?\b(?:in|on)\s+(?:your|my)\s+(?:notes|records|memory|file|profile)\b`,
+      String.raw`\b(?:fix|correct|amend|update)\s+(?:your|my)\s+(?:notes|records|memory|file)\s*[:,\-–—]`,
       String.raw`\bdon'?t\s+lose\s+(?:this|that|it)\b`,
       String.raw`\bmake\s+sure\s+you\s+(?:know|have|keep|remember|store|save|note)\b`,
       String.raw`\bi\s+(?:want|need|'d\s+like|would\s+like)\s+you\s+to\s+(?:know|keep\s+in\s+mind|be\s+aware)\b(?=.*\b(?:going\s+forward|from\s+now\s+on|in\s+future|in\s+the\s+future|for\s+(?:later|the\s+future|next\s+time))\b|\s+that\s)`,
@@ -73,6 +117,17 @@ const KEEP_RE = new RegExp(
     String.raw`)`,
   'iu',
 );
+
+/**
+ * An imperative keep-verb with a deictic object and a boundary after it: "squirrel this away?",
+ * "write this one down:", "record the decision:", "register this somewhere:". Anchored like
+ * SAVE_RE (start, punctuation or a discourse word, then politeness), so "did you save it?" or
+ * "should I keep this?" do not match, and the boundary keeps "save this file" out.
+ */
+const C_VERB = String.raw`(?:remember|memori[sz]e|note\s+down|jot(?:\s+down)?|write|log|record|register|save|store|keep|file|stash|squirrel|tuck|bookmark|pin|archive|retain|(?:hang|hold)\s+on\s*to|(?:hang|hold)\s+onto|keep\s+hold\s+of)`;
+const C_OBJ = String.raw`(?:(?:this|that)(?:\s+(?:one|bit|info|information|detail|details|fact|decision|preference|number|date|change|update|code))?|it|these|the\s+following|(?:the|my|our)\s+(?:decision|fact|details?|preference|new\s+(?:number|address|details?)|change|update|following))`;
+const C_PART = String.raw`(?:\s+(?:away|down|safe|somewhere(?:\s+safe)?|for\s+(?:me|us|later|the\s+future|next\s+time|future\s+reference|safekeeping)|to\s+memory|in\s+(?:your\s+|my\s+)?(?:memory|notes|mind|head)|on\s+(?:file|record)))*`;
+const COMPOSED_RE = new RegExp(`${LEAD}${DISCOURSE}${POLITE}((?:also\\s+|just\\s+)?${C_VERB}\\s+${C_OBJ}${C_PART})\\s*(?:[:\\-–—?!]|$|\\.\\s|,(?=\\s*(?:i|i'm|i've|my|our|we|we're|the|he|she|they|it's|his|her)\\b)|\\s+(?:please|pls|plz|for\\s+me|thanks|thx|ta)\\b)`, 'iu');
 
 const SELF_NOTE_RE =
   /\b(?:i|i'll|i'd|we|we'll)\s+(?:will\s+|should\s+|must\s+|need\s+to\s+|have\s+to\s+|gotta\s+|ought\s+to\s+|might\s+|can\s+|could\s+)?(?:probably\s+|definitely\s+|totally\s+|really\s+)?(?:remember|make\s+(?:a\s+)?(?:mental\s+)?note|note|write\s+(?:this|that|it)\s+down|jot\s+(?:this|that|it)\s+down|save|keep\s+(?:this|that|it)\s+in\s+mind|memori[sz]e)\b/iu;
@@ -117,24 +172,76 @@ function clauses(text: string): string[] {
     .filter(Boolean);
 }
 
+/** Optimal-string-alignment distance (three rolling rows): enough to tell a typo from another word. */
+const OSA_ROWS = [new Int32Array(16), new Int32Array(16), new Int32Array(16)];
+function osa(a: string, b: string): number {
+  let [prev2, prev, cur] = OSA_ROWS;
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      let d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2] + 1);
+      cur[j] = d;
+    }
+    [prev2, prev, cur] = [prev, cur, prev2];
+  }
+  return prev[b.length];
+}
+
+/** Save verbs people mistype ("remmeber", "rember", "bookmrk"); "rem…" words may be two edits off. */
+const TYPO_TARGETS = ['remember', 'bookmark', 'memorise', 'memorize', 'forget'];
+const REAL_WORDS = new Set(['forged', 'forger', 'forgets', 'remembers', 'remembered', 'forgot', 'target', 'forest', 'rememberer', 'morrise', 'memories']);
+const TYPO_CANDIDATE_RE = /\b[rbmfRBMF]\p{L}{4,10}\b/gu;
+
+export function fixSaveTypos(text: string): string {
+  return text.replace(TYPO_CANDIDATE_RE, (w) => {
+    const lw = w.toLowerCase();
+    if (TYPO_TARGETS.includes(lw) || REAL_WORDS.has(lw)) return w;
+    for (const t of TYPO_TARGETS) {
+      if (lw[0] !== t[0]) continue;
+      const cap = t === 'remember' && lw.startsWith('rem') ? 2 : 1;
+      if (Math.abs(lw.length - t.length) <= cap && osa(lw, t) <= cap) return t;
+    }
+    return w;
+  });
+}
+
+/**
+ * analyze_message reads the detector twice for one message (intent features, then the
+ * explicit-save decision), so the last answer is kept; it is frozen, so sharing it is safe.
+ */
+let last: { text: string; signals: PhraseSignals } | undefined;
+
 export function detectPhrases(text: string): PhraseSignals {
-  const norm = text.replace(/[’‘]/g, "'");
+  if (last?.text === text) return last.signals;
+  const signals = detect(text);
+  Object.freeze(signals.matched);
+  Object.freeze(signals.cues);
+  last = { text, signals: Object.freeze(signals) };
+  return signals;
+}
+
+function detect(text: string): PhraseSignals {
+  const norm = fixSaveTypos(text.replace(/[’‘]/g, "'"));
   const matched: string[] = [];
   const cues: string[] = [];
   let saveRequest = false;
   let saveNegated = false;
   let saveStrong = false;
   let anyQuestion = false;
+  let politeRequest = false;
   for (const clause of clauses(norm)) {
     const isQuestion = /\?\s*$/.test(clause) || QUESTION_START_RE.test(clause);
     if (isQuestion) anyQuestion = true;
     const m = SAVE_RE.exec(clause);
-    const marker = SAVE_MARKER_RE.exec(clause) ?? KEEP_RE.exec(clause);
+    const marker = SAVE_MARKER_RE.exec(clause) ?? KEEP_RE.exec(clause) ?? COMPOSED_RE.exec(clause);
     if (!m && !marker) continue;
     const verb = (m?.[1] ?? marker?.[1] ?? '').toLowerCase().replace(/\s+/g, ' ');
     const rest = m?.[2] ?? '';
     // "I should write this down somewhere": the user keeps it themselves.
-    const selfKept = !m && marker !== null && /\b(?:i|i'll|i'd|i'm|we|we'll|we'd|we're)\s+(?:(?:should|will|shall|must|need\s+to|have\s+to|gotta|might|can|could|probably|definitely|really|better|going\s+to|gonna|just)\s+){0,3}$/i.test(clause.slice(0, marker.index));
+    const hit = m ?? marker;
+    const selfKept = hit !== null && /\b(?:i|i'll|i'd|i'm|we|we'll|we'd|we're)\s+(?:(?:should|will|shall|must|need\s+to|have\s+to|gotta|might|can|could|probably|definitely|really|better|going\s+to|gonna|just)\s+){0,3}$/i.test(clause.slice(0, hit.index));
     const negated = selfKept || NEGATION_RE.test(clause) && !/\b(?:don'?t|do not|never) forget\b/i.test(clause);
     const politeRe = /\b(?:can|could|would|will) you\b|\bwould you (?:mind|be so kind)\b/i;
     const polite = m ? politeRe.test(clause.slice(0, clause.toLowerCase().indexOf(verb) + 1)) : marker ? politeRe.test(clause.slice(0, marker.index + 1)) : false;
@@ -169,12 +276,13 @@ export function detectPhrases(text: string): PhraseSignals {
       saveRequest = true;
       if (marker || /^\s*(?:that\b|this\b|[:\-–—,])/i.test(rest) || /^(?:note\s+down|make|take|jot|write|add|commit|file|save|store|record|log|put|hang|hold|stash|lodge|keep\s+(?:this|that|it|a)|don'?t\s+let|do\s+not\s+let|make\s+sure\s+i)/i.test(verb)) saveStrong = true;
       matched.push((m?.[1] ?? marker?.[1] ?? '').trim());
+      if (polite) politeRequest = true;
       cues.push(polite ? 'save_polite' : 'save_imperative');
       cues.push(`save_verb_${verb.split(' ')[0]}`);
     }
   }
   // "Note that the array can be empty. What should it return?" sets up a question, it keeps nothing.
-  if (saveRequest && anyQuestion && matched.every((v) => /^(?:note|please note)$/i.test(v))) {
+  if (saveRequest && anyQuestion && !(politeRequest && saveStrong) && matched.every((v) => /^(?:note|please note)$/i.test(v))) {
     saveRequest = false;
     saveStrong = false;
     saveNegated = true;
