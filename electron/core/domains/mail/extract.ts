@@ -30,6 +30,23 @@ interface FieldSpec {
   schema: Record<string, unknown>;
   pattern?: RegExp;
   check: (v: unknown) => boolean;
+  /** For amounts: which line of a bill the field is (net / tax / total), from its name, title, description. */
+  family?: Family;
+  /** For sibling fields such as origin/destination or departure/arrival: which side of "X -> Y". */
+  role?: 'origin' | 'destination';
+}
+
+/** Lines of a bill: net (subtotal, before tax), tax (VAT, sales tax), total (amount due / paid, balance). */
+type Family = 'net' | 'tax' | 'total';
+
+/** The bill line a label (or a field's words) names; "Charges before VAT" is net, "Total incl. VAT" total. */
+export function amountFamily(label: string): Family | undefined {
+  const l = label.toLowerCase();
+  if (/\b(sub-?\s?total|net|before (vat|tax|taxes)|excl\.?|excluding|pre-?tax|ex\.? vat)\b/.test(l)) return 'net';
+  if (/\b(total|balance|amount due|grand|gross|payable)\b/.test(l) && /\b(incl\.?|including|inc\.?|with)\b/.test(l)) return 'total';
+  if (/\b(vat|tax|taxes|mwst|ust|gst|hst|pst|tva|iva|moms)\b/.test(l)) return 'tax';
+  if (/\b(total|balance|amount due|amount paid|grand|gross|payable|to pay|charged|amount)\b/.test(l)) return 'total';
+  return undefined;
 }
 
 interface Cand {
@@ -52,8 +69,8 @@ function fieldWords(...texts: string[]): string[] {
 
 /** Words that label the same thing in mail (tables, "Label: value" lines), in both directions. */
 const SYNONYMS: string[][] = [
-  ['from', 'origin', 'departure', 'depart', 'departs', 'departing', 'leave', 'leaves', 'leaving', 'outbound', 'takes off'],
-  ['to', 'destination', 'arrival', 'arrive', 'arrives', 'arriving', 'land', 'lands', 'landing', 'inbound'],
+  ['from', 'origin', 'departure', 'depart', 'departs', 'departing', 'leave', 'leaves', 'leaving', 'outbound', 'takes off', 'dep', 'dept'],
+  ['to', 'destination', 'arrival', 'arrive', 'arrives', 'arriving', 'land', 'lands', 'landing', 'inbound', 'arr'],
   ['start', 'starts', 'begin', 'begins', 'when'],
   ['end', 'ends', 'until', 'finish', 'finishes', 'when'],
   ['total', 'amount', 'sum', 'balance', 'payable', 'grand', 'gross', 'amount due', 'total due', 'amount paid'],
@@ -63,7 +80,7 @@ const SYNONYMS: string[][] = [
   ['vendor', 'supplier', 'seller', 'issuer', 'merchant', 'business', 'company', 'biller'],
   ['number', 'no', 'nr', 'ref', 'reference', 'id', 'identifier'],
   ['issued', 'issue', 'dated', 'invoice date', 'paid on'],
-  ['due', 'deadline', 'payable by', 'pay by', 'last day'],
+  ['due', 'deadline', 'payable by', 'pay by', 'last day', 'payable'],
   ['organizer', 'organiser', 'host', 'owner'],
   ['attendee', 'attendees', 'participant', 'participants', 'invitee', 'invitees', 'guest', 'guests', 'invited'],
   ['location', 'room', 'venue', 'place', 'where'],
@@ -151,7 +168,15 @@ function fieldSpecs(schema: Record<string, unknown>, ajv: Ajv2020): FieldSpec[] 
     for (const w of fieldWords(words(name), title)) for (const x of SYN.get(w) ?? []) if (!weight.has(x)) weight.set(x, 0.7);
     put(fieldWords(title), 0.9);
     put(fieldWords(words(name), ...extra), 1);
-    return { name, kind: kindOf(name, s, desc), words: [...weight.keys()], weight, cues, schema: s, pattern, check: (v: unknown) => (validate ? !!validate(v) : true) };
+    const kind = kindOf(name, s, desc);
+    // An amount field is one line of a bill; words of the other lines ("amount" in "vat_amount",
+    // "VAT" in "Amount before VAT") must not pull it toward them.
+    const family = kind === 'amount' || kind === 'number' ? (amountFamily(`${words(name)} ${title}`) ?? amountFamily(desc)) : undefined;
+    if (family) for (const w of [...weight.keys()]) if (amountFamily(w) && amountFamily(w) !== family && !(family === 'total' && w === 'amount')) weight.delete(w);
+    const roleText = `${words(name)} ${title.toLowerCase()}`;
+    const roleOf = (t: string) => (/\b(from|origin|depart\w*|outbound|start\w*|begin\w*)\b/.test(t) ? 'origin' : /\b(to|destination|arriv\w*|land\w*|end\w*|finish\w*)\b/.test(t) ? 'destination' : undefined);
+    const role = kind === 'pattern' || kind === 'datetime' || kind === 'time' ? (roleOf(roleText) ?? roleOf(desc.toLowerCase())) : undefined;
+    return { name, kind, words: [...weight.keys()], weight, cues, schema: s, pattern, family, role, check: (v: unknown) => (validate ? !!validate(v) : true) };
   });
 }
 
@@ -211,7 +236,12 @@ export function htmlTables(html: string): string[][][] {
   return tables;
 }
 
-const isLabelCell = (c: string) => c.length > 0 && c.length <= 40 && /\p{L}/u.test(c) && !/\d{3,}/.test(c) && c.split(/\s+/).length <= 5;
+/** A cell that names something ("Total", "VAT 8.1%") rather than holding a value ("CHF 94.93", "17:05 GMT"). */
+const isLabelCell = (c: string) =>
+  c.length > 0 && c.length <= 40 && /\p{L}/u.test(c) && !/\d{3,}/.test(c) && c.split(/\s+/).length <= 5 && !findAmounts(c).length && !/\b\d{1,2}:\d{2}\b/.test(c);
+
+const DATE_IN_CELL = /\d{4}-\d{2}-\d{2}|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b\d{1,2}\s*[A-Za-z]{3,9}\.?\s*\d{2,4}\b|\b[A-Za-z]{3,9}\.?\s+\d{1,2},?\s+\d{4}\b/;
+const firstFilled = (cells: string[]) => cells.find(Boolean) ?? '';
 
 /** Header → value and label cell → next cell pairs from rows of cells (HTML tables or aligned text). */
 function tablePairs(rows: Array<{ cells: string[]; index: number }>): Labelled[] {
@@ -227,9 +257,19 @@ function tablePairs(rows: Array<{ cells: string[]; index: number }>): Labelled[]
     }
     // a header row: every cell a label, followed by rows with the same number of cells
     if (cells.length >= 2 && cells.every((c) => !c || isLabelCell(c))) {
-      for (let j = i + 1; j < rows.length && rows[j].cells.length === cells.length && !rows[j].cells.every((c) => !c || isLabelCell(c)); j++) {
+      let end = i + 1;
+      while (end < rows.length && rows[end].cells.length === cells.length && !rows[end].cells.every((c) => !c || isLabelCell(c))) end++;
+      // Line items above summary rows ("Subtotal", "Total"): their "Amount" column is no total.
+      const summary = rows.slice(i + 1, end).some((r) => SUMMARY_ROW.test(firstFilled(r.cells)));
+      for (let j = i + 1; j < end; j++) {
+        if (SUMMARY_ROW.test(firstFilled(rows[j].cells))) break;
+        // A time cell takes its date from another cell of the row ("27MAR2026 | 17:05 GMT").
+        const dateCell = rows[j].cells.find((c) => DATE_IN_CELL.test(c));
         cells.forEach((h, k) => {
-          if (h && rows[j].cells[k]) out.push({ label: normLabel(h), value: rows[j].cells[k], index: rows[j].index, weight: j === i + 1 ? 0.85 : 0.5 });
+          let v = rows[j].cells[k];
+          if (!h || !v) return;
+          if (dateCell && v !== dateCell && /\b\d{1,2}:\d{2}\b/.test(v) && !DATE_IN_CELL.test(v)) v = `${dateCell} ${v}`;
+          out.push({ label: normLabel(h), value: v, index: rows[j].index, weight: summary ? 0.35 : j === i + 1 ? 0.85 : 0.5 });
         });
       }
     }
@@ -470,7 +510,7 @@ function textBlocks(text: string): string[][][] {
   return blocks;
 }
 
-const SUMMARY_ROW = /^(sub-?total|total|vat|tax|tva|mwst|net|gross|balance|amount due|grand total)\b/i;
+const SUMMARY_ROW = /^(sub-?\s?total|total|vat|tax|tva|mwst|net|gross|balance|amount due|amount paid|sales tax|grand total)\b/i;
 
 /** An array of objects from a table: the header row names the item's properties, each row below is one item. */
 function tableRows(spec: FieldSpec, tables: string[][][], ajv: Ajv2020, ref: Date, zone: string | undefined): Record<string, unknown>[] | undefined {
@@ -538,6 +578,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
   const ref = new Date(msg.created_at);
   const zone = headerZone(facts);
   const labels = [...labelledLines(text), ...tablePairs(alignedRows(text)), ...calendarPairs(facts)];
+  if (process.env.MAIL_DEBUG && msg.subject.includes(process.env.MAIL_DEBUG)) console.error(JSON.stringify(labels, null, 0).replace(/\},/g, '},\n'));
   let spans: EntitySpan[] = [];
   if (nlp) {
     try {
@@ -563,6 +604,13 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
   for (const s of specs) for (const w of s.words) df.set(w, (df.get(w) ?? 0) + 1);
   const idf = (w: string) => (df.has(w) ? 1 / Math.sqrt(df.get(w)!) : 0.6);
 
+  // Amounts labelled as one bill line ("Amount paid $1,045.00") are not another line's value.
+  const byFamily = new Map<Family, Set<number>>();
+  for (const l of labels) {
+    const f = amountFamily(l.label);
+    const v = f ? numberOf(l.value) : undefined;
+    if (f && v !== undefined) byFamily.set(f, new Set([...(byFamily.get(f) ?? []), v]));
+  }
   const data: Record<string, unknown> = {};
   const conf: Record<string, number> = {};
   const hasUriField = specs.some((x) => x.kind === 'uri');
@@ -588,7 +636,10 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
 
     // 1. Labelled pairs (lines, tables, calendar) whose label names the field.
     for (const l of labels) {
-      const s = labelScore(l.label, spec, idf);
+      const lf = spec.family ? amountFamily(l.label) : undefined;
+      if (lf && lf !== spec.family) continue;
+      // "Balance Due", "Amount paid", "Sales Tax": a label of the field's own bill line names it.
+      const s = Math.max(labelScore(l.label, spec, idf), lf && lf === spec.family ? 0.7 : 0);
       if (s < 0.34) continue;
       const vals = l.typed !== undefined && (spec.kind === 'datetime' || spec.kind === 'emails' || spec.kind === 'email') ? [l.typed, ...coerceAll(spec, l.value, ref, zone)] : coerceAll(spec, l.value, ref, zone);
       if (spec.kind === 'date' && typeof l.typed === 'string') vals.unshift(l.typed.slice(0, 10));
@@ -724,7 +775,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         // An identifier right after a field word: "invoice INV-2041", "order #55321", "booking ref ABC123".
         for (const sp of spots) {
           const after = text.slice(sp.at, sp.at + 40);
-          const m = /^\s*(?:#|no\.?|nr\.?|number|id|ref(?:erence)?|code)?\s*[:#]?\s*([A-Z0-9][A-Z0-9/_-]{2,})/i.exec(after);
+          const m = /^\s*(?:#|no\.?|nr\.?|n[°º]|no°|num(?:ber|éro)?\.?|id|ref(?:erence)?|code)?\s*[:#]?\s*([A-Z0-9][A-Z0-9/_-]{2,})/i.exec(after);
           if (m && /\d/.test(m[1])) add(spec.kind === 'strings' ? [m[1]] : m[1], 0.3 + 0.4 * sp.w, sp.at);
         }
         break;
@@ -737,6 +788,13 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
     if (['date', 'datetime', 'time', 'amount', 'email', 'uri', 'phone', 'address'].includes(spec.kind) && specs.filter((x) => x.kind === spec.kind).length === 1) {
       const distinct = new Set(cands.filter((c) => c.index >= 0).map((c) => JSON.stringify(c.value)));
       if (distinct.size === 1) for (const c of cands) c.score += 0.15;
+    }
+    if (spec.family) {
+      const own = byFamily.get(spec.family) ?? new Set<number>();
+      for (const c of cands) {
+        if (typeof c.value !== 'number' || own.has(c.value)) continue;
+        if ([...byFamily.entries()].some(([f, vs]) => f !== spec.family && vs.has(c.value as number))) c.score -= 0.35;
+      }
     }
     // Best candidate not already used by an earlier sibling field of the same kind ("from"/"to").
     cands.sort((a, b) => b.score - a.score || (a.index < 0 ? 1 : b.index < 0 ? -1 : a.index - b.index));
