@@ -134,7 +134,8 @@ function kindOf(name: string, s: Record<string, unknown>, desc: string): Kind {
   if (/\b(address|street)\b/.test(n)) return 'address';
   if (/\btime\b/.test(n)) return 'time';
   if (/\b(vendor|company|org|organisation|organization|employer|issuer|supplier|airline|carrier|merchant|seller|business)\b/.test(n)) return 'org';
-  if (/\b(name|person|sender|contact|passenger|customer)\b/.test(n)) return 'person';
+  if (/\b(name|person|sender|contact|passenger|customer|traveller|traveler|guest|attendee|recipient|holder)\b/.test(n)) return 'person';
+  if ((type === 'string' || !type) && /\b(passenger|traveller|traveler|person's name|full name)\b/.test(desc.toLowerCase())) return 'person';
   return 'string';
 }
 
@@ -168,6 +169,8 @@ function fieldSpecs(schema: Record<string, unknown>, ajv: Ajv2020): FieldSpec[] 
     for (const w of fieldWords(words(name), title)) for (const x of SYN.get(w) ?? []) if (!weight.has(x)) weight.set(x, 0.7);
     put(fieldWords(title), 0.9);
     put(fieldWords(words(name), ...extra), 1);
+    // a field named only by a stop word ("where", "when") is still named by it
+    if (!fieldWords(words(name)).length) for (const w of words(name).split(' ')) for (const x of [w, ...(SYN.get(stem(w)) ?? [])]) if (!weight.has(stem(x))) weight.set(stem(x), x === w ? 1 : 0.7);
     const kind = kindOf(name, s, desc);
     // An amount field is one line of a bill; words of the other lines ("amount" in "vat_amount",
     // "VAT" in "Amount before VAT") must not pull it toward them.
@@ -561,6 +564,18 @@ function tableRows(spec: FieldSpec, tables: string[][][], ajv: Ajv2020, ref: Dat
   return undefined;
 }
 
+/** Lines written "A -> B" / "A → B": where the arrow is, and which such line it is (0 = first leg). */
+export function arrowLines(text: string): Array<{ start: number; arrow: number; end: number; order: number }> {
+  const out: Array<{ start: number; arrow: number; end: number; order: number }> = [];
+  let at = 0;
+  for (const line of text.split('\n')) {
+    const m = /\s(?:->|-->|→|⟶|➔|=>|–>|—>)\s|→/.exec(line);
+    if (m) out.push({ start: at, arrow: at + m.index + (m[0].startsWith('→') ? 0 : 1), end: at + line.length, order: out.length });
+    at += line.length + 1;
+  }
+  return out;
+}
+
 /**
  * Fills a user's JSON Schema from one message, driven by the schema itself: each field's
  * `format`, `pattern`, `type` and `enum` choose typed parsers, its name/title/description say
@@ -578,7 +593,10 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
   const ref = new Date(msg.created_at);
   const zone = headerZone(facts);
   const labels = [...labelledLines(text), ...tablePairs(alignedRows(text)), ...calendarPairs(facts)];
-  if (process.env.MAIL_DEBUG && msg.subject.includes(process.env.MAIL_DEBUG)) console.error(JSON.stringify(labels, null, 0).replace(/\},/g, '},\n'));
+  const arrows = arrowLines(text);
+  const labelAt = new Set(labels.map((l) => l.index));
+  // Words that are themselves labels (a table's "DEP" / "ARR" header) are no values.
+  const labelWords = new Set(labels.filter((l) => l.index >= 0 && !/\d/.test(l.label)).flatMap((l) => l.label.toUpperCase().split(/\s+/)));
   let spans: EntitySpan[] = [];
   if (nlp) {
     try {
@@ -630,7 +648,12 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
       // a name is not an identifier: "INV-2041" is no vendor, "4711" no person
       if ((spec.kind === 'org' || spec.kind === 'person') && !looksLikeName(value, ref)) return;
       // "Mr Henrik Solberg" → "Henrik Solberg": a title is not part of the name
-      if (spec.kind === 'person' && typeof value === 'string') value = value.replace(/^(mr|mrs|ms|miss|mx|dr|prof)\.?\s+/i, '');
+      if (spec.kind === 'person' && typeof value === 'string') {
+        value = value.replace(/^(mr|mrs|ms|miss|mx|dr|prof)\.?\s+/i, '');
+        // the airline way: "HADDAD/NOOR MS" → "Noor Haddad"
+        const air = /^([A-Z][A-Z'-]+)\/([A-Z][A-Z' -]*?)(?:\s+(?:MR|MRS|MS|MISS|MSTR|DR))?$/.exec(value as string);
+        if (air) value = `${air[2]} ${air[1]}`.toLowerCase().replace(/(^|[\s'-])\p{L}/gu, (c) => c.toUpperCase());
+      }
       cands.push({ value, score, index });
     };
 
@@ -639,11 +662,15 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
       const lf = spec.family ? amountFamily(l.label) : undefined;
       if (lf && lf !== spec.family) continue;
       // "Balance Due", "Amount paid", "Sales Tax": a label of the field's own bill line names it.
-      const s = Math.max(labelScore(l.label, spec, idf), lf && lf === spec.family ? 0.7 : 0);
+      // Calendar facts carry a list of names for one property ("location room place venue where"): any one may name the field.
+      const ls = l.index === -1 && l.typed === undefined ? Math.max(labelScore(l.label, spec, idf), ...l.label.split(' ').map((w) => labelScore(w, spec, idf))) : labelScore(l.label, spec, idf);
+      const s = Math.max(ls, lf && lf === spec.family ? 0.7 : 0);
       if (s < 0.34) continue;
       const vals = l.typed !== undefined && (spec.kind === 'datetime' || spec.kind === 'emails' || spec.kind === 'email') ? [l.typed, ...coerceAll(spec, l.value, ref, zone)] : coerceAll(spec, l.value, ref, zone);
       if (spec.kind === 'date' && typeof l.typed === 'string') vals.unshift(l.typed.slice(0, 10));
-      vals.forEach((v, k) => add(spec.kind === 'email' && Array.isArray(v) ? v[0] : v, 0.5 + 0.45 * s * l.weight - k * 0.01, l.index));
+      // A zone or currency code in a labelled cell ("DEP | 17:05 GMT") is not an airport.
+      const codePenalty = (v: unknown) => (spec.kind === 'pattern' && typeof v === 'string' && !/\bcurrenc/.test(spec.words.join(' ')) && (CURRENCY_CODES.has(v) || COMMON_CAPS.has(v) || v in ZONE_ABBR) ? 0.3 : 0);
+      vals.forEach((v, k) => add(spec.kind === 'email' && Array.isArray(v) ? v[0] : v, 0.5 + 0.45 * s * l.weight - k * 0.01 - codePenalty(v), l.index));
     }
 
     // 2. Typed parsers over the whole text, scored by closeness to the field's words.
@@ -702,7 +729,9 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         const ev = facts?.events[0];
         if (ev?.attendees.length && /\b(attendee|participant|invitee|guest|people|member)/.test(spec.words.join(' '))) add([...new Set(ev.attendees.map((a) => a.email))], 0.85, -1);
         if (!cands.length && /\b(attendee|participant|invitee|guest|recipient)/.test(spec.words.join(' '))) {
-          const ppl = [...msg.to, ...msg.cc, ...(msg.from ? [msg.from] : [])].map((p) => p.email);
+          // The people the mail went to; the sender too when the field is about who attends, not who was invited.
+          const invitedOnly = /\b(guest|invite|recipient)/.test(`${words(spec.name)} ${spec.words.join(' ')}`) && !/\b(attendee|participant)/.test(words(spec.name));
+          const ppl = [...msg.to, ...msg.cc, ...(msg.from && !invitedOnly ? [msg.from] : [])].map((p) => p.email);
           if (ppl.length && /\b(invit|meeting|call|calendar)/i.test(text)) add([...new Set(ppl)], 0.35, -1);
         }
         break;
@@ -737,6 +766,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
           let s = 0.2 + 0.5 * c;
           const up = f.value.toUpperCase();
           if (!currencyish && (CURRENCY_CODES.has(up) || COMMON_CAPS.has(up) || up in ZONE_ABBR)) s -= 0.3;
+          if (labelWords.has(up) && f.value === f.text) s -= 0.3;
           // inside a parenthesis right after a place name: "Lisbon (LIS)" — the way codes are written
           if (text[f.index - 1] === '(') s += 0.1;
           // a designator written with a space ("LX 318") beats its bare number ("318")
@@ -746,17 +776,27 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         break;
       }
       case 'person': {
-        for (const p of spans.filter((x) => x.type === 'PERSON' && !/\n/.test(x.text))) add(p.text, 0.3 + 0.3 * closeness(p.start, spots), p.start);
+        for (const p of spans.filter((x) => x.type === 'PERSON' && !/\n/.test(x.text))) add(p.text.replace(/[\s(,;:[]+$/, ''), 0.3 + 0.3 * closeness(p.start, spots), p.start);
         if (msg.from?.name && /\b(sender|from|name|contact)\b/.test(words(spec.name))) add(msg.from.name, 0.45, -1);
+        // The person a booking or letter is addressed to: "Dear Noor Haddad," (a full name only).
+        if (!/\b(sender|from|author|contact|organi[sz]er|host)\b/.test(words(spec.name))) {
+          const sal = /^\s*(?:dear|hello|hi)\s+(?:(?:mr|mrs|ms|miss|mx|dr)\.?\s+)?(\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+){1,2})\s*[,!]/mu.exec(text);
+          if (sal) add(sal[1], 0.36, sal.index);
+        }
         break;
       }
       case 'org': {
         const orgs = spans.filter((x) => x.type === 'ORG' && !/\n/.test(x.text));
-        for (const o of orgs) add(o.text, 0.3 + 0.3 * closeness(o.start, spots), o.start);
+        for (const o of orgs) add(o.text.replace(/[\s(,;:[]+$/, ''), 0.3 + 0.3 * closeness(o.start, spots), o.start);
         // A business's own display name ("Willow & Finch Carpentry <accounts@…>"); a department
         // name ("Northwind Billing") or a person's name is not one.
         const fn = msg.from?.name?.trim();
         const company = !!fn && (/\b(GmbH|AG|Ltd|Limited|Inc|LLC|SA|SAS|BV|NV|Oy|AB|AS|ApS|S\.?r\.?l|KG|plc|Co)\b\.?/.test(fn));
+        // "Severn Power <bills@severnpower.example>": a display name spelling the sender's domain is the business's name.
+        const domain = (msg.from?.email.split('@')[1] ?? '').toLowerCase().split('.').slice(0, -1).join('');
+        const squashed = (fn ?? '').toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '');
+        const domainName = !!fn && squashed.length >= 4 && domain.length >= 4 && (domain.includes(squashed) || squashed.includes(domain));
+        if (fn && domainName && !company) add(fn, 0.62, -1);
         if (fn && (facts?.senderKind !== 'person' || company) && !/\b(billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?)\b/i.test(fn) && !/[<>@]/.test(fn)) add(fn, 0.36 + (orgs.some((o) => fn.toLowerCase().includes(o.text.toLowerCase())) ? 0.35 : 0), -1);
         break;
       }
@@ -788,6 +828,31 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
     if (['date', 'datetime', 'time', 'amount', 'email', 'uri', 'phone', 'address'].includes(spec.kind) && specs.filter((x) => x.kind === spec.kind).length === 1) {
       const distinct = new Set(cands.filter((c) => c.index >= 0).map((c) => JSON.stringify(c.value)));
       if (distinct.size === 1) for (const c of cands) c.score += 0.15;
+    }
+    // "BRS -> AMS", "ZRH 06:45 CET -> FRA 07:50 CET": the left side is where it starts, the right where
+    // it ends — on lines with a candidate of this field on both sides; the first such line is the first leg.
+    // Legs of a trip are written in order: among near-equal candidates the earlier leg wins.
+    if (spec.role) {
+      const firstAt = new Map<string, number>();
+      for (const c of cands) if (c.index >= 0) firstAt.set(JSON.stringify(c.value), Math.min(firstAt.get(JSON.stringify(c.value)) ?? Infinity, c.index));
+      const order = [...firstAt.entries()].sort((x, y) => x[1] - y[1]).map(([k]) => k);
+      for (const c of cands) if (c.index >= 0) c.score -= 0.02 * Math.min(3, order.indexOf(JSON.stringify(c.value)));
+    }
+    if (spec.role && arrows.length) {
+      for (const a of arrows) {
+        // only values found in the text itself: a table cell's index is its row's start
+        const on = cands.filter((c) => c.index >= a.start && c.index <= a.end && !labelAt.has(c.index));
+        const left = on.filter((c) => c.index < a.arrow);
+        const right = on.filter((c) => c.index > a.arrow);
+        if (!left.length || !right.length) continue;
+        const mine = spec.role === 'origin' ? left : right;
+        const theirs = spec.role === 'origin' ? right : left;
+        // the nearest value to the arrow on the field's side
+        const near = (c: Cand) => -Math.abs(c.index - a.arrow) / 1000;
+        const best = mine.reduce((x, y) => (y.score + near(y) > x.score + near(x) ? y : x));
+        best.score += Math.max(0.1, 0.4 - 0.1 * a.order);
+        for (const c of theirs) c.score -= 0.1;
+      }
     }
     if (spec.family) {
       const own = byFamily.get(spec.family) ?? new Set<number>();

@@ -54,6 +54,9 @@ export function findDates(text: string, ref: Date): Array<Found<string>> {
     const d = +m[1];
     push(m.index, m[0], m[3] ? +m[3] : yearFor(mo, d), mo, d);
   }
+  // Airline and ticketing shape: "27MAR2026", "05NOV26"
+  const compact = /\b(\d{1,2})(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(\d{4}|\d{2})\b/gi;
+  while ((m = compact.exec(text))) push(m.index, m[0], m[3].length === 2 ? 2000 + +m[3] : +m[3], MONTHS[m[2].toLowerCase()], +m[1]);
   const mdy = new RegExp(`\\b(${MONTH_ALT})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(\\d{4}))?\\b`, 'giu');
   while ((m = mdy.exec(text))) {
     const mo = MONTHS[m[1].toLowerCase()];
