@@ -796,7 +796,8 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         const domain = (msg.from?.email.split('@')[1] ?? '').toLowerCase().split('.').slice(0, -1).join('');
         const squashed = (fn ?? '').toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '');
         const domainName = !!fn && squashed.length >= 4 && domain.length >= 4 && (domain.includes(squashed) || squashed.includes(domain));
-        if (fn && domainName && !company) add(fn, 0.62, -1);
+        const department = !!fn && /\b(billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?)\b/i.test(fn);
+        if (fn && domainName && !company && !department) add(fn, 0.62, -1);
         if (fn && (facts?.senderKind !== 'person' || company) && !/\b(billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?)\b/i.test(fn) && !/[<>@]/.test(fn)) add(fn, 0.36 + (orgs.some((o) => fn.toLowerCase().includes(o.text.toLowerCase())) ? 0.35 : 0), -1);
         break;
       }
