@@ -133,7 +133,10 @@ function kindOf(name: string, s: Record<string, unknown>, desc: string): Kind {
   if (/\b(phone|tel|telephone|mobile|cell)\b/.test(n)) return 'phone';
   if (/\b(address|street)\b/.test(n)) return 'address';
   if (/\btime\b/.test(n)) return 'time';
-  if (/\b(vendor|company|org|organisation|organization|employer|issuer|supplier|airline|carrier|merchant|seller|business)\b/.test(n)) return 'org';
+  if (/\b(vendor|company|org|organisation|organization|employer|issuer|supplier|airline|carrier|merchant|seller|business|biller|payee|shop|store)\b/.test(n)) return 'org';
+  // "name" described as a meeting's title is a title, not a person
+  if ((type === 'string' || !type) && /\b(title|subject|topic|heading)\b/.test(desc.toLowerCase())) return 'string';
+  if ((type === 'string' || !type) && /\b(company|business|vendor|supplier|merchant|airline|organi[sz]ation)\b/.test(desc.toLowerCase()) && !/\b(name|person|contact)\b/.test(n)) return 'org';
   if (/\b(name|person|sender|contact|passenger|customer|traveller|traveler|guest|attendee|recipient|holder)\b/.test(n)) return 'person';
   if ((type === 'string' || !type) && /\b(passenger|traveller|traveler|person's name|full name)\b/.test(desc.toLowerCase())) return 'person';
   return 'string';
@@ -362,7 +365,18 @@ function numberOf(raw: string): number | undefined {
 }
 
 /** Every value a raw snippet can give for a field, typed by the field's kind. */
-function coerceAll(spec: FieldSpec, raw: string, ref: Date, zone: string | undefined): unknown[] {
+/**
+ * The currency a bare "$" means in this message: the one dollar code it names ("Amount Due (AUD)",
+ * "All amounts in CAD"), else USD.
+ */
+export function dollarCurrency(text: string): string {
+  const codes = new Set((text.match(/\b(AUD|CAD|NZD|SGD|HKD|USD)\b/g) ?? []).map((c) => c));
+  return codes.size === 1 ? [...codes][0] : 'USD';
+}
+
+const currencyOf = (a: { value: { currency: string }; text: string }, dollar: string) => (a.value.currency === 'USD' && !/USD|US\$/.test(a.text) ? dollar : a.value.currency);
+
+function coerceAll(spec: FieldSpec, raw: string, ref: Date, zone: string | undefined, dollar = 'USD'): unknown[] {
   switch (spec.kind) {
     case 'date': {
       const iso = /^\d{4}-\d{2}-\d{2}/.exec(raw.trim());
@@ -381,7 +395,7 @@ function coerceAll(spec: FieldSpec, raw: string, ref: Date, zone: string | undef
     }
     case 'currency': {
       const a = findAmounts(raw)[0];
-      if (a) return [a.value.currency];
+      if (a) return [currencyOf(a, dollar)];
       const c = /\b([A-Z]{3})\b/.exec(raw);
       return c ? [c[1]] : [];
     }
@@ -634,6 +648,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
   const hasUriField = specs.some((x) => x.kind === 'uri');
   const taken = new Map<string, Set<string>>(); // kind/pattern → values used by earlier sibling fields
   let chosenAmount: { currency: string } | undefined;
+  const dollar = dollarCurrency(text);
 
   for (const spec of specs) {
     const cands: Cand[] = [];
@@ -666,7 +681,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
       const ls = l.index === -1 && l.typed === undefined ? Math.max(labelScore(l.label, spec, idf), ...l.label.split(' ').map((w) => labelScore(w, spec, idf))) : labelScore(l.label, spec, idf);
       const s = Math.max(ls, lf && lf === spec.family ? 0.7 : 0);
       if (s < 0.34) continue;
-      const vals = l.typed !== undefined && (spec.kind === 'datetime' || spec.kind === 'emails' || spec.kind === 'email') ? [l.typed, ...coerceAll(spec, l.value, ref, zone)] : coerceAll(spec, l.value, ref, zone);
+      const vals = l.typed !== undefined && (spec.kind === 'datetime' || spec.kind === 'emails' || spec.kind === 'email') ? [l.typed, ...coerceAll(spec, l.value, ref, zone, dollar)] : coerceAll(spec, l.value, ref, zone, dollar);
       if (spec.kind === 'date' && typeof l.typed === 'string') vals.unshift(l.typed.slice(0, 10));
       // A zone or currency code in a labelled cell ("DEP | 17:05 GMT") is not an airport.
       const codePenalty = (v: unknown) => (spec.kind === 'pattern' && typeof v === 'string' && !/\bcurrenc/.test(spec.words.join(' ')) && (CURRENCY_CODES.has(v) || COMMON_CAPS.has(v) || v in ZONE_ABBR) ? 0.3 : 0);
@@ -712,7 +727,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
       }
       case 'currency': {
         if (chosenAmount) add(chosenAmount.currency, 0.8, -1);
-        typed(findAmounts(text).map((a) => ({ ...a, value: a.value.currency })), 0.35);
+        typed(findAmounts(text).map((a) => ({ ...a, value: currencyOf(a, dollar) })), 0.35);
         break;
       }
       case 'email': {
@@ -877,7 +892,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
       taken.set(sibKey, used);
       if (spec.kind === 'amount') {
         const a = findAmounts(text).find((x) => x.value.amount === pick!.value);
-        if (a) chosenAmount = { currency: a.value.currency };
+        if (a) chosenAmount = { currency: currencyOf(a, dollar) };
       }
     }
   }

@@ -122,7 +122,7 @@ export function findTimes(text: string): Array<Found<string>> {
   return out;
 }
 
-const CUR: Record<string, string> = { '$': 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY', usd: 'USD', eur: 'EUR', gbp: 'GBP', chf: 'CHF', jpy: 'JPY', cad: 'CAD', aud: 'AUD', sek: 'SEK', nok: 'NOK', dkk: 'DKK' };
+const CUR: Record<string, string> = { 'a$': 'AUD', 'au$': 'AUD', 'c$': 'CAD', 'ca$': 'CAD', 'nz$': 'NZD', 'us$': 'USD', 'hk$': 'HKD', 's$': 'SGD', '$': 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY', usd: 'USD', eur: 'EUR', gbp: 'GBP', chf: 'CHF', jpy: 'JPY', cad: 'CAD', aud: 'AUD', sek: 'SEK', nok: 'NOK', dkk: 'DKK' };
 
 function toNumber(s: string): number | undefined {
   let t = s.replace(/[\s\u00a0']/g, '');
@@ -140,7 +140,7 @@ function toNumber(s: string): number | undefined {
 export function findAmounts(text: string): Array<Found<{ amount: number; currency: string }>> {
   const out: Array<Found<{ amount: number; currency: string }>> = [];
   const NUM = String.raw`\d{1,3}(?:[,.\s\u00a0']\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
-  const re = new RegExp(String.raw`(?:(USD|EUR|GBP|CHF|JPY|CAD|AUD|SEK|NOK|DKK|[$€£¥])[ \t\u00a0]{0,8}(${NUM}))|(?:(${NUM})[ \t\u00a0]?(USD|EUR|GBP|CHF|JPY|CAD|AUD|SEK|NOK|DKK|[€$£¥]|euros?|dollars?)(?![\p{L}]))`, 'giu');
+  const re = new RegExp(String.raw`(?:(USD|EUR|GBP|CHF|JPY|CAD|AUD|NZD|SEK|NOK|DKK|(?<![\p{L}])(?:AU|A|CA|C|NZ|US|HK|S)\$|[$€£¥])[ \t\u00a0]{0,8}(${NUM}))|(?:(${NUM})[ \t\u00a0]?(USD|EUR|GBP|CHF|JPY|CAD|AUD|NZD|SEK|NOK|DKK|[€$£¥]|euros?|dollars?)(?![\p{L}]))`, 'giu');
   let m: RegExpExecArray | null;
   while ((m = re.exec(text))) {
     const curRaw = (m[1] ?? m[4]).toLowerCase();

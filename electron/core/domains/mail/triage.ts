@@ -64,7 +64,9 @@ const HIGH_CUES = ['urgent', 'urgently', 'asap', 'as soon as possible', 'immedia
   // travel disruption
   'schedule change', 'had to change your', 'has been changed', 'delayed', 'diverted', 'rebooked',
   // people in trouble
-  'ambulance', 'a&e', 'emergency room', 'fell', 'injured', 'collapsed', 'police'];
+  'ambulance', 'a&e', 'emergency room', 'fell', 'injured', 'collapsed', 'police', 'missing', "isn't answering", 'not answering', "can't reach", 'cannot reach', "hasn't come home", 'not come home',
+  // weather and events called off
+  'severe', 'storm warning', 'call off', 'called off', 'closed today'];
 const LOW_CUES = ['newsletter', 'digest', 'unsubscribe', 'no rush', 'whenever', 'fyi', 'no action needed', 'no action required', 'nothing to do', 'no need to', 'for your records', 'receipt', 'confirmation', 'is confirmed', 'booking confirmed', 'reminder of', 'when you get a chance', 'at your convenience', 'thank you for', 'thanks for', 'next month', 'read online', 'shop now', 'offer', 'sale', '% off', 'this week in', 'weekly', 'no action is needed', 'nothing needed', 'nothing is needed', 'for your information', 'has been shipped', 'is on its way', 'has accepted', 'has declined', 'accepted:', 'declined:', 'order confirmation', 'thank you for your order', 'paid on', 'amount paid', 'you can ignore', 'endorsed', 'photos', 'we look forward to welcoming', 'call for papers', 'happy to share', 'if useful', 'if helpful',
   // a social invitation that leaves it open is not work
   'if you fancy', 'come along', 'no pressure', 'if you feel like', 'if you like'];
