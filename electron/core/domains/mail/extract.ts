@@ -700,9 +700,21 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
       case 'date':
         typed(findDates(text, ref), 0.25);
         break;
-      case 'datetime':
-        typed(findDateTimes(text, ref, zone).map((d) => ({ ...d, value: d.value })), 0.25);
+      case 'datetime': {
+        const found = findDateTimes(text, ref, zone);
+        typed(found, 0.25);
+        // "9:00 AM – 9:45 AM", "from 14:00 to 15:00": a range's ends are its start and its end.
+        if (spec.role) {
+          for (const f of found) {
+            const before = text.slice(Math.max(0, f.index - 30), f.index);
+            if (!/\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?\s*(?:[-–—]|to|until|till)\s*$/i.test(before)) continue;
+            const startOf = found.filter((g) => g.index < f.index && f.index - g.index <= 30).pop();
+            if (spec.role === 'destination') add(f.value, 0.5, f.index);
+            else if (startOf) add(startOf.value, 0.5, startOf.index);
+          }
+        }
         break;
+      }
       case 'time':
         typed(findTimes(text).map((t) => ({ ...t, value: spec.schema.format === 'time' ? `${t.value}:00` : t.value })), 0.25);
         break;
@@ -795,7 +807,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         if (msg.from?.name && /\b(sender|from|name|contact)\b/.test(words(spec.name))) add(msg.from.name, 0.45, -1);
         // The person a booking or letter is addressed to: "Dear Noor Haddad," (a full name only).
         if (!/\b(sender|from|author|contact|organi[sz]er|host)\b/.test(words(spec.name))) {
-          const sal = /^\s*(?:dear|hello|hi)\s+(?:(?:mr|mrs|ms|miss|mx|dr)\.?\s+)?(\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+){1,2})\s*[,!]/mu.exec(text);
+          const sal = /^\s*(?:[Dd]ear|[Hh]ello|[Hh]i)\s+(?:(?:mr|mrs|ms|miss|mx|dr)\.?\s+)?(\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+){1,2})\s*[,!]/mu.exec(text);
           if (sal) add(sal[1], 0.36, sal.index);
         }
         break;
