@@ -82,7 +82,19 @@ function senderText(facts: MessageFacts | undefined): string {
   if (!facts) return '';
   const h = facts.headers;
   const bulk = h['list-unsubscribe'] || /bulk|list/i.test(h['precedence'] ?? '') ? ' newsletter mailing list digest promotion announcement unsubscribe' : '';
-  return SENDER_WORDS[facts.senderKind] + bulk;
+  // List headers are the surest sign of mass mail: their words count twice.
+  return SENDER_WORDS[facts.senderKind] + bulk + bulk;
+}
+
+/**
+ * What the message is, from its structure rather than its words: a calendar invitation (a
+ * `text/calendar` REQUEST, an "Invitation:" subject, When/Where lines) or a reply to one
+ * ("Accepted: …"). Intents described as meetings or invitations attract it, as sender words do.
+ */
+function structureText(msg: MessageRow, facts: MessageFacts | undefined, body: string): string {
+  if (/^\s*(accepted|declined|tentative|tentatively accepted)\s*:/i.test(msg.subject)) return ' meeting invitation reply accepted declined calendar';
+  const invite = (facts?.events ?? []).some((e) => !e.method || /REQUEST/i.test(e.method)) || /^\s*(invitation|updated invitation|meeting request)\s*:/i.test(msg.subject) || (/^\s*(when|date|time)\s*:/im.test(body) && /^\s*(where|location|room|join)\b[^:\n]*:/im.test(body));
+  return invite ? ' meeting invitation calendar appointment call' : '';
 }
 
 /** Bag-of-words cosine between the message and each intent's description + examples (the old scorer, kept as one signal). */
@@ -131,7 +143,7 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
   const body = latestText(msg.text).replace(/[’‘]/g, "'");
   const text = `${msg.subject.replace(/[’‘]/g, "'")}\n${body}`.slice(0, 4000);
   const table = ctx.concepts;
-  const sender = senderText(ctx.facts);
+  const sender = senderText(ctx.facts) + structureText(msg, ctx.facts, body);
   const msgVec = vectorize(`${text.slice(0, 2000)} ${sender}`, table);
 
   // ---- intent ----
