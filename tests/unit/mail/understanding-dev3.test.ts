@@ -191,3 +191,47 @@ describe('urgency from a list of prose level definitions (critical / normal / lo
     expect(c.urgency).toBe('low');
   });
 });
+
+describe('more layouts: cells holding "Label: value", <strong> labels, header rows, compounds, calendar text, Outlook TZIDs', () => {
+  const bill = { type: 'object', additionalProperties: false, properties: { vendor: { type: 'string' }, number: { type: 'string', description: 'Invoice number' }, date: { type: 'string', format: 'date', description: 'Invoice date' }, due: { type: 'string', format: 'date', description: 'Due date' }, total: { type: 'number', description: 'Amount due' }, currency: { type: 'string', pattern: '^[A-Z]{3}$' } }, required: ['number', 'total', 'currency'] };
+  const leg = { type: 'object', additionalProperties: false, properties: { flight: { type: 'string', pattern: '^[A-Z0-9]{2}[0-9]{1,4}$' }, from: { type: 'string', pattern: '^[A-Z]{3}$' }, to: { type: 'string', pattern: '^[A-Z]{3}$' }, departure: { type: 'string', format: 'date-time' }, arrival: { type: 'string', format: 'date-time' } }, required: ['flight', 'from', 'to', 'departure'] };
+  const meet = { type: 'object', additionalProperties: false, properties: { title: { type: 'string' }, start: { type: 'string', format: 'date-time' }, end: { type: 'string', format: 'date-time' }, location: { type: 'string' }, attendees: { type: 'array', items: { type: 'string', format: 'email' } } }, required: ['title', 'start'] };
+  const t = mailServiceForTest({}, { '_brain_config/mail/schemas/bill.json': JSON.stringify(bill), '_brain_config/mail/schemas/leg.json': JSON.stringify(leg), '_brain_config/mail/schemas/meet.json': JSON.stringify(meet) });
+  afterAll(() => t.close());
+  let n = 0;
+  async function x(headers: string, body: string, schema: string) {
+    if (!t.mail.store.findInbox('me')) t.mail.createInbox({ id: 'me', address: 'jo@home.example' });
+    const mid = `p${++n}@t.example`;
+    const raw = `${headers}\nTo: Jo <jo@home.example>\nMessage-ID: <${mid}>\nDate: Thu, 12 Mar 2026 10:00:00 +0000\nMIME-Version: 1.0\n${body}`;
+    await t.mail.importItems('me', [{ raw: Buffer.from(raw), source: `${mid}.eml` }]);
+    const id = (t.db.prepare('SELECT id FROM mail_messages WHERE internet_message_id = ?').get(`<${mid}>`) as { id: string }).id;
+    return t.mail.extract({ message_id: id, schema_id: schema });
+  }
+  const H = 'Content-Type: text/html; charset=utf-8\n\n';
+  const T = 'Content-Type: text/plain; charset=utf-8\n\n';
+
+  it('reads invoices whose cells hold "Label: value", <strong> labels, header rows and German compounds', async () => {
+    expect((await x('From: Acme Ltd <billing@acme.example>\nSubject: Invoice A-1', H + '<table><tr><td>Invoice number: A-1</td></tr><tr><td>Date: 12 March 2026</td></tr><tr><td>Total: $1,234.00</td></tr></table>', 'bill')).data).toEqual({ vendor: 'Acme Ltd', number: 'A-1', date: '2026-03-12', total: 1234, currency: 'USD' });
+    expect((await x('From: Acme Ltd <billing@acme.example>\nSubject: Invoice A-2', H + '<p><strong>Invoice no.</strong> A-2<br><strong>Invoice date:</strong> 2026-03-12<br><strong>Amount due:</strong> 1.234,56 €<br><strong>Due by:</strong> 11.04.2026</p>', 'bill')).data).toMatchObject({ number: 'A-2', date: '2026-03-12', due: '2026-04-11', total: 1234.56, currency: 'EUR' });
+    expect((await x('From: Acme Ltd <billing@acme.example>\nSubject: Your invoice', H + '<table><tr><th>Invoice Number</th><th>Invoice Date</th><th>Due Date</th><th>Amount Due</th></tr><tr><td>INV-77</td><td>March 12th, 2026</td><td>April 11th, 2026</td><td>GBP 980.00</td></tr></table>', 'bill')).data).toMatchObject({ number: 'INV-77', date: '2026-03-12', due: '2026-04-11', total: 980, currency: 'GBP' });
+    expect((await x('From: Acme GmbH <rechnung@acme.example>\nSubject: Rechnung 5', H + '<table><tr><td>Rechnungsnummer</td><td>R-5</td></tr><tr><td>Rechnungsdatum</td><td>12.03.2026</td></tr></table><table><tr><th>Pos</th><th>Total (EUR)</th></tr><tr><td>Beratung</td><td>1.000,00</td></tr><tr><td>Gesamtbetrag</td><td>1.190,00</td></tr></table>', 'bill')).data).toEqual({ vendor: 'Acme GmbH', number: 'R-5', date: '2026-03-12', total: 1190, currency: 'EUR' });
+  });
+
+  it('never turns words into a designator ("at 07:15" is no flight "AT07"): a required field it cannot find stays missing', async () => {
+    const r = await x('From: Air <noreply@air.example>\nSubject: Trip', T + 'Your flight EZY8012 from Bristol (BRS) to Geneva (GVA) leaves on 19/03/2026 at 07:15 and lands at 10:20 local time (CET).\n', 'leg');
+    expect(r.data.flight).toBeUndefined();
+    expect(r.missing_fields).toContain('flight');
+    expect(r.data).toMatchObject({ from: 'BRS', to: 'GVA' });
+    expect((await x('From: Air <noreply@air.example>\nSubject: Trip', T + 'FR 1234 Dublin DUB → Madrid MAD\nDeparture 2026-04-02 06:30 GMT+1\nArrival 2026-04-02 10:05 GMT+2\n', 'leg')).data).toEqual({ flight: 'FR1234', from: 'DUB', to: 'MAD', departure: '2026-04-02T06:30:00+01:00', arrival: '2026-04-02T10:05:00+02:00' });
+  });
+
+  it('reads calendar text with headings over value blocks, and Outlook display-name TZIDs with their daylight rules', async () => {
+    const g = await x('From: Ann <ann@corp.example>\nSubject: Invitation: Roadmap sync @ Tue 17 Mar 2026 14:00 - 15:00 (CET) (jo@home.example)', T + 'Roadmap sync\nTuesday 17 Mar 2026 ⋅ 14:00 – 15:00\nCentral European Time - Berlin\n\nLocation\nRoom 4.12\n\nGuests\nann@corp.example - organizer\nbob@corp.example\njo@home.example\n', 'meet');
+    expect(g.data).toMatchObject({ title: 'Roadmap sync', start: '2026-03-17T14:00:00+01:00', end: '2026-03-17T15:00:00+01:00', location: 'Room 4.12' });
+    expect([...(g.data.attendees as string[])].sort()).toEqual(['ann@corp.example', 'bob@corp.example', 'jo@home.example']);
+    const tz = '(UTC+01:00) Amsterdam, Berlin, Bern, Rome, Stockholm, Vienna';
+    const o = await x('From: Ann <ann@corp.example>\nSubject: Budget review', `Content-Type: multipart/mixed; boundary="b"\n\n--b\nContent-Type: text/plain\n\nSee invite.\n--b\nContent-Type: text/calendar; method=REQUEST\n\nBEGIN:VCALENDAR\nMETHOD:REQUEST\nBEGIN:VTIMEZONE\nTZID:${tz.replace(/,/g, '\\,')}\nEND:VTIMEZONE\nBEGIN:VEVENT\nSUMMARY:Budget review\nDTSTART;TZID="${tz}":20260415T100000\nDTEND;TZID="${tz}":20260415T110000\nLOCATION:Room 2\nORGANIZER:mailto:ann@corp.example\nATTENDEE:mailto:jo@home.example\nEND:VEVENT\nEND:VCALENDAR\n--b--\n`, 'meet');
+    // 15 April is summer time in Berlin: +02:00, not the +01:00 written in the name
+    expect(o.data).toMatchObject({ title: 'Budget review', start: '2026-04-15T10:00:00+02:00', end: '2026-04-15T11:00:00+02:00', location: 'Room 2' });
+  });
+});

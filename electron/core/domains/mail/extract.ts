@@ -42,10 +42,10 @@ type Family = 'net' | 'tax' | 'total';
 /** The bill line a label (or a field's words) names; "Charges before VAT" is net, "Total incl. VAT" total. */
 export function amountFamily(label: string): Family | undefined {
   const l = label.toLowerCase();
-  if (/\b(sub-?\s?total|net|before (vat|tax|taxes)|excl\.?|excluding|pre-?tax|ex\.? vat)\b/.test(l)) return 'net';
+  if (/\b(sub-?\s?total|net|netto\w*|zwischensumme|before (vat|tax|taxes)|excl\.?|excluding|pre-?tax|ex\.? vat|ht)\b/.test(l)) return 'net';
   if (/\b(total|balance|amount due|grand|gross|payable)\b/.test(l) && /\b(incl\.?|including|inc\.?|with)\b/.test(l)) return 'total';
   if (/\b(vat|tax|taxes|mwst|ust|gst|hst|pst|tva|iva|moms)\b/.test(l)) return 'tax';
-  if (/\b(total|balance|amount due|amount paid|grand|gross|payable|to pay|charged|amount)\b/.test(l)) return 'total';
+  if (/\b(total|balance|amount due|amount paid|grand|gross|payable|to pay|charged|amount|gesamt\w*|summe|endbetrag|betrag|brutto\w*|montant|importe|ttc)\b/.test(l)) return 'total';
   return undefined;
 }
 
@@ -73,14 +73,15 @@ const SYNONYMS: string[][] = [
   ['to', 'destination', 'arrival', 'arrive', 'arrives', 'arriving', 'land', 'lands', 'landing', 'inbound', 'arr'],
   ['start', 'starts', 'begin', 'begins', 'when'],
   ['end', 'ends', 'until', 'finish', 'finishes', 'when'],
-  ['total', 'amount', 'sum', 'balance', 'payable', 'grand', 'gross', 'amount due', 'total due', 'amount paid'],
-  ['net', 'subtotal', 'sub total', 'before tax', 'excl'],
-  ['tax', 'vat', 'mwst', 'gst', 'sales tax'],
-  ['invoice', 'receipt', 'bill', 'rechnung'],
+  ['total', 'amount', 'sum', 'balance', 'payable', 'grand', 'gross', 'amount due', 'total due', 'amount paid', 'gesamt', 'gesamtbetrag', 'betrag', 'summe', 'endbetrag', 'montant', 'importe', 'totale'],
+  ['net', 'subtotal', 'sub total', 'before tax', 'excl', 'netto', 'nettobetrag', 'zwischensumme'],
+  ['tax', 'vat', 'mwst', 'gst', 'sales tax', 'ust', 'tva', 'iva', 'steuer'],
+  ['invoice', 'receipt', 'bill', 'rechnung', 'facture', 'factura', 'fattura', 'quittung', 'beleg'],
   ['vendor', 'supplier', 'seller', 'issuer', 'merchant', 'business', 'company', 'biller'],
-  ['number', 'no', 'nr', 'ref', 'reference', 'id', 'identifier'],
+  ['number', 'no', 'nr', 'ref', 'reference', 'id', 'identifier', 'nummer', 'numero', 'num'],
   ['issued', 'issue', 'dated', 'invoice date', 'paid on'],
-  ['due', 'deadline', 'payable by', 'pay by', 'last day', 'payable'],
+  ['date', 'datum', 'fecha', 'data'],
+  ['due', 'deadline', 'payable by', 'pay by', 'last day', 'payable', 'fallig', 'zahlbar', 'echeance', 'vencimiento'],
   ['organizer', 'organiser', 'host', 'owner'],
   ['attendee', 'attendees', 'participant', 'participants', 'invitee', 'invitees', 'guest', 'guests', 'invited'],
   ['location', 'room', 'venue', 'place', 'where'],
@@ -205,6 +206,18 @@ function labelledLines(text: string): Labelled[] {
     if (/^(https?|mailto)$/i.test(m[1].trim())) continue;
     out.push({ label: normLabel(m[1]), value: m[2].trim(), index: m.index, weight: 1 });
   }
+  // A heading on its own line over a block of values (calendar text: "Guests" / "Location" then lines).
+  const ls = text.split('\n');
+  let at = 0;
+  ls.forEach((l, i) => {
+    const head = l.trim();
+    if (/^\p{Lu}[\p{L}]+(?: [\p{L}]+){0,2}$/u.test(head) && (i === 0 || !ls[i - 1].trim()) && ls[i + 1]?.trim()) {
+      const vals: string[] = [];
+      for (let j = i + 1; j < ls.length && ls[j].trim() && vals.length < 12; j++) vals.push(ls[j].trim());
+      out.push({ label: normLabel(head), value: vals.join(', '), index: at, weight: 0.6 });
+    }
+    at += l.length + 1;
+  });
   return out;
 }
 
@@ -226,6 +239,17 @@ const decode = (s: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
+/** The text of an HTML body, one line per block, cell and line break. */
+export function htmlLines(html: string): string {
+  return html
+    .replace(/<(script|style|head)\b[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<br\s*\/?>|<\/(p|div|tr|td|th|li|h[1-6]|table|dt|dd|blockquote)>/gi, '\n')
+    .split('\n')
+    .map((l) => decode(l))
+    .filter(Boolean)
+    .join('\n');
+}
+
 /** HTML tables as rows of cell texts. */
 export function htmlTables(html: string): string[][][] {
   const tables: string[][][] = [];
@@ -244,7 +268,7 @@ export function htmlTables(html: string): string[][][] {
 
 /** A cell that names something ("Total", "VAT 8.1%") rather than holding a value ("CHF 94.93", "17:05 GMT"). */
 const isLabelCell = (c: string) =>
-  c.length > 0 && c.length <= 40 && /\p{L}/u.test(c) && !/\d{3,}/.test(c) && c.split(/\s+/).length <= 5 && !findAmounts(c).length && !/\b\d{1,2}:\d{2}\b/.test(c);
+  c.length > 0 && c.length <= 40 && /\p{L}/u.test(c) && !/\d{3,}/.test(c) && c.split(/\s+/).length <= 5 && !findAmounts(c).length && !/\b\d{1,2}:\d{2}\b/.test(c) && !/^[A-Za-z0-9/_.#-]*\d[A-Za-z0-9/_.#-]*$/.test(c);
 
 const DATE_IN_CELL = /\d{4}-\d{2}-\d{2}|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b\d{1,2}\s*[A-Za-z]{3,9}\.?\s*\d{2,4}\b|\b[A-Za-z]{3,9}\.?\s+\d{1,2},?\s+\d{4}\b/;
 const firstFilled = (cells: string[]) => cells.find(Boolean) ?? '';
@@ -308,10 +332,25 @@ function alignedRows(text: string): Array<{ cells: string[]; index: number }> {
 
 const LABEL_STOP = new Set(['the', 'a', 'an', 'of', 'your', 'our', 'my', 'and', 'in', 'on', 'at', 'for', 'is', 'incl', 'including', 'e', 'g']);
 
+/**
+ * German-style compounds ("Rechnungsnummer", "Rechnungsdatum"): a long label word the field does
+ * not know splits into two words it does (with an optional linking "s").
+ */
+function splitCompound(w: string, spec: FieldSpec): string[] {
+  if (w.length < 9 || spec.weight.has(stem(w))) return [w];
+  const known = (x: string) => x.length >= 3 && (spec.weight.has(stem(x)) || SYN.has(stem(x)));
+  for (let i = 3; i <= w.length - 3; i++) {
+    const a = w.slice(0, i);
+    const b = w.slice(i);
+    if (known(b) && (known(a) || (a.endsWith('s') && known(a.slice(0, -1))))) return [a.endsWith('s') && !known(a) ? a.slice(0, -1) : a, b];
+  }
+  return [w];
+}
+
 /** Matches a field's words in a label: weighted share of the label's words that name the field. */
 function labelScore(label: string, spec: FieldSpec, idf: (w: string) => number): number {
   if (spec.cues.includes(label)) return 1;
-  const lw = [...new Set((label.match(/[a-z]+/g) ?? []).filter((w) => !LABEL_STOP.has(w)).map(stem))];
+  const lw = [...new Set((label.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').match(/[a-z]+/g) ?? []).filter((w) => !LABEL_STOP.has(w)).flatMap((w) => splitCompound(w, spec)).map(stem))];
   if (!lw.length) return 0;
   let hit = 0;
   let tot = 0;
@@ -355,6 +394,12 @@ const cueRe = (cue: string) => new RegExp(`(^|[^\\p{L}\\p{N}])${esc(cue).replace
 function numberOf(raw: string): number | undefined {
   const a = findAmounts(raw)[0];
   if (a) return a.value.amount;
+  // "1.000,00" / "1'172.00" / "1 190,00": grouped with a decimal part of two digits
+  const eu = /-?\d{1,3}(?:[.\u00a0' ]\d{3})+,\d{2}(?!\d)|-?\d{1,3}(?:[,\u00a0' ]\d{3})+\.\d{2}(?!\d)/.exec(raw);
+  if (eu) {
+    const v = /,\d{2}$/.test(eu[0]) ? Number(eu[0].replace(/[.\u00a0' ]/g, '').replace(',', '.')) : Number(eu[0].replace(/[,\u00a0' ]/g, ''));
+    if (Number.isFinite(v)) return v;
+  }
   const n = /-?\d{1,3}(?:[,\u00a0' ]\d{3})+(?:\.\d+)?|-?\d+(?:[.,]\d+)?/.exec(raw);
   if (!n) return undefined;
   let t = n[0].replace(/[\u00a0' ]/g, '');
@@ -460,7 +505,9 @@ function patternTokens(text: string, re: RegExp): Array<Found<string>> {
       if (n > 1 && /\n/.test(span)) break;
       if (seen.has(toks[k].i)) continue;
       // Repairs the pattern may need: "LX 318" → "LX318", "lis" → "LIS", "TP931" → "TP 931".
-      const variants = [span, span.replace(/\s+/g, ''), span.replace(/^([A-Za-z0-9]{2})(\d{1,4})$/, '$1 $2'), ...(/\d/.test(span) ? [span.toUpperCase(), span.replace(/\s+/g, '').toUpperCase()] : [])];
+      // Upper-casing repairs a designator written in lower case ("lx318"), never a word before a number ("at 07").
+      const upOk = /\d/.test(span) && (!/\s/.test(span) ? /[A-Za-z]/.test(span) : span === span.toUpperCase());
+      const variants = [span, span.replace(/\s+/g, ''), span.replace(/^([A-Za-z0-9]{2})(\d{1,4})$/, '$1 $2'), ...(upOk ? [span.toUpperCase(), span.replace(/\s+/g, '').toUpperCase()] : [])];
       const ok = variants.find((v) => re.test(v));
       if (ok !== undefined) {
         out.push({ value: ok, index: toks[k].i, text: span });
@@ -527,7 +574,7 @@ function textBlocks(text: string): string[][][] {
   return blocks;
 }
 
-const SUMMARY_ROW = /^(sub-?\s?total|total|vat|tax|tva|mwst|net|gross|balance|amount due|amount paid|sales tax|grand total)\b/i;
+const SUMMARY_ROW = /^(sub-?\s?total|total|vat|tax|tva|mwst|net|gross|balance|amount due|amount paid|sales tax|grand total|zwischensumme|gesamt\w*|summe|endbetrag|netto\w*|montant|importe)\b/i;
 
 /** An array of objects from a table: the header row names the item's properties, each row below is one item. */
 function tableRows(spec: FieldSpec, tables: string[][][], ajv: Ajv2020, ref: Date, zone: string | undefined): Record<string, unknown>[] | undefined {
@@ -599,14 +646,20 @@ export function arrowLines(text: string): Array<{ start: number; arrow: number; 
  * field with no evidence stays empty — nothing is invented.
  */
 export async function extractToSchema(msg: MessageRow, schema: Record<string, unknown>, nlp?: Nlp, facts?: MessageFacts): Promise<ExtractResult> {
-  const body = latestText(msg.text) || msg.text;
+  // HTML-only mail: read the HTML's own lines (cells, paragraphs, line breaks) rather than a
+  // derived text whose cells may run together ("A-1Date: 12 March 2026Total: …").
+  const lines = msg.html ? htmlLines(msg.html.slice(0, 200_000)) : '';
+  const squash = (x: string) => x.replace(/\s+/g, '');
+  const derived = !!lines && squash(lines).length > 0 && squash(lines) === squash(msg.text ?? '');
+  const body = derived ? lines : latestText(msg.text) || msg.text;
   const tables = msg.html ? htmlTables(msg.html) : [];
   const tableText = tables.map((t) => t.map((r) => r.join('  |  ')).join('\n')).join('\n\n');
   // Bounded work on huge mail: the first 100,000 characters hold what a person would read.
   const text = `${msg.subject}\n${body.slice(0, 100_000)}${tableText ? `\n\n${tableText.slice(0, 50_000)}` : ''}`;
   const ref = new Date(msg.created_at);
   const zone = headerZone(facts);
-  const labels = [...labelledLines(text), ...tablePairs(alignedRows(text)), ...calendarPairs(facts)];
+  // The subject's own "Invitation: … (jo@…)" is a weaker label than the body's lines.
+  const labels = [...labelledLines(text).map((l) => (l.index < msg.subject.length ? { ...l, weight: l.weight * 0.5 } : l)), ...tablePairs(alignedRows(text)), ...calendarPairs(facts)];
   const arrows = arrowLines(text);
   const labelAt = new Set(labels.map((l) => l.index));
   // Words that are themselves labels (a table's "DEP" / "ARR" header) are no values.
@@ -739,6 +792,8 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
       }
       case 'currency': {
         if (chosenAmount) add(chosenAmount.currency, 0.8, -1);
+        // "Total (EUR)", "All amounts in EUR": a currency code written out, for amounts written without one
+        for (const m of text.matchAll(/(?:\(|\bin\s+)(USD|EUR|GBP|CHF|JPY|CAD|AUD|NZD|SEK|NOK|DKK|PLN|CZK|INR|CNY|HKD|SGD)\b/g)) add(m[1], 0.45, m.index ?? -1);
         typed(findAmounts(text).map((a) => ({ ...a, value: currencyOf(a, dollar) })), 0.35);
         break;
       }
