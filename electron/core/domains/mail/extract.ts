@@ -211,10 +211,11 @@ function labelledLines(text: string): Labelled[] {
   let at = 0;
   ls.forEach((l, i) => {
     const head = l.trim();
-    if (/^\p{Lu}[\p{L}]+(?: [\p{L}]+){0,2}$/u.test(head) && (i === 0 || !ls[i - 1].trim()) && ls[i + 1]?.trim()) {
+    // (never the subject, line 0; a block of a few short lines)
+    if (i > 0 && /^\p{Lu}[\p{L}]+(?: [\p{L}]+){0,2}$/u.test(head) && !ls[i - 1].trim() && ls[i + 1]?.trim()) {
       const vals: string[] = [];
-      for (let j = i + 1; j < ls.length && ls[j].trim() && vals.length < 12; j++) vals.push(ls[j].trim());
-      out.push({ label: normLabel(head), value: vals.join(', '), index: at, weight: 0.6 });
+      for (let j = i + 1; j < ls.length && ls[j].trim(); j++) vals.push(ls[j].trim());
+      if (vals.length <= 12 && vals.every((v) => v.length <= 80)) out.push({ label: normLabel(head), value: vals.join(', '), index: at, weight: 0.6 });
     }
     at += l.length + 1;
   });
