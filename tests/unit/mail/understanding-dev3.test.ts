@@ -152,7 +152,7 @@ describe('urgency from a list of prose level definitions (critical / normal / lo
     '    description: Accounts, bills, notifications from services.',
     'urgency:',
     '  - level: critical',
-    '    description: something broke or will go wrong within a day unless I act; someone may have got into an account; family needs me now.',
+    '    description: something broke or the shop is down, or it will go wrong within a day unless I act; someone may have got into an account; family needs me now.',
     '  - level: normal',
     '    description: someone is waiting for an answer or a task from me this week.',
     '  - level: low',
@@ -176,6 +176,10 @@ describe('urgency from a list of prose level definitions (critical / normal / lo
     expect((await urgency('From: Market <orders@market.example>\nAuto-Submitted: auto-generated\nSubject: New order 55', 'You have a new order.\nDispatch by: 6 March 2026')).urgency).toBe('medium');
     expect((await urgency('From: Rail <tickets@rail.example>\nAuto-Submitted: auto-generated\nSubject: Your e-ticket', 'Thanks for booking. Your e-ticket for 12 March is attached.')).urgency).toBe('low');
     expect((await urgency('From: Paper News <news@paper.example>\nList-Unsubscribe: <mailto:u@paper.example>\nSubject: 20% off notebooks', 'Stock up: 20% off every notebook until tomorrow. Shop now.')).urgency).toBe('low');
+  });
+
+  it('reads names as names: a picnic "on the Downs" is not the shop being down', async () => {
+    expect((await urgency('From: Jess <jess@mail.example>\nSubject: Picnic Sunday?', 'Picnic on the Downs on Sunday, weather permitting. Meet by the old bandstand at eleven.')).urgency).toBe('low');
   });
 
   it('reads a person\'s apology as an ask, not an alarm', async () => {

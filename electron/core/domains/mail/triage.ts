@@ -203,7 +203,11 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
         .filter((c) => c.split(/\s+/).length >= 1 && c.length > 2)
         .map((c) => vectorize(c, table)),
     );
-    const sims = levelDocs.map((d, i) => (d.size ? 0.5 * cosine(msgVec, d, lidf) + 0.5 * Math.max(0, ...clauses[i].map((c) => cosine(msgVec, c, lidf))) : 0));
+    // Names say nothing about urgency ("a picnic on the Downs" is not "down"): Title-case words
+    // inside a sentence leave the message's side of the comparison.
+    const plain = `${text.slice(0, 2000)} ${sender}`.replace(/(?<=[\p{Ll},;:]\s+)\p{Lu}\p{Ll}+/gu, ' ');
+    const levelVec = vectorize(plain, table);
+    const sims = levelDocs.map((d, i) => (d.size ? 0.5 * cosine(levelVec, d, lidf) + 0.5 * Math.max(0, ...clauses[i].map((c) => cosine(levelVec, c, lidf))) : 0));
     const mean = sims.reduce((a, b) => a + b, 0) / sims.length;
     levels.forEach((l, i) => (logit[l] += 4 * (sims[i] - mean)));
   }
