@@ -239,3 +239,33 @@ describe('more layouts: cells holding "Label: value", <strong> labels, header ro
     expect(o.data).toMatchObject({ title: 'Budget review', start: '2026-04-15T10:00:00+02:00', end: '2026-04-15T11:00:00+02:00', location: 'Room 2' });
   });
 });
+
+describe('intent from the message\'s structure, not only its words', () => {
+  const tax = [
+    'intents:',
+    '  money: Bills and payments — invoices, receipts, order confirmations.',
+    '  travel: Trips and where I stay.',
+    '  meetings: Meetings and calls.',
+    '  notices: Automatic notifications from apps.',
+  ].join('\n');
+  const t = mailServiceForTest({}, { '_brain_config/mail/taxonomies/s.yaml': tax });
+  afterAll(() => t.close());
+  let n = 0;
+  async function intent(headers: string, body: string): Promise<string> {
+    if (!t.mail.store.findInbox('me')) t.mail.createInbox({ id: 'me', address: 'jo@home.example' });
+    const mid = `s${++n}@test.example`;
+    const raw = `${headers}\nTo: jo@home.example\nMessage-ID: <${mid}>\nDate: Mon, 02 Mar 2026 10:00:00 +0000\n${body}`;
+    await t.mail.importItems('me', [{ raw: Buffer.from(raw), source: `${mid}.eml` }]);
+    const id = (t.db.prepare('SELECT id FROM mail_messages WHERE internet_message_id = ?').get(`<${mid}>`) as { id: string }).id;
+    return (await t.mail.triageMessage({ message_id: id, taxonomy_id: 's' })).intent;
+  }
+
+  it('a booking confirmation with a route between airport codes is travel, however it is worded', async () => {
+    expect(await intent('From: Air <noreply@air.example>\nAuto-Submitted: auto-generated\nSubject: Booking confirmation 7WS9PD', 'Content-Type: text/plain\n\nYour booking is confirmed.\nLX 1187  Zurich (ZRH) → Frankfurt (FRA)  06:45\n')).toBe('travel');
+  });
+
+  it('a calendar invitation is a meeting even when its words are about money', async () => {
+    const ics = 'BEGIN:VCALENDAR\nMETHOD:REQUEST\nBEGIN:VEVENT\nSUMMARY:Budget and invoices review\nDTSTART:20260310T140000Z\nDTEND:20260310T150000Z\nORGANIZER:mailto:ann@corp.example\nEND:VEVENT\nEND:VCALENDAR\n';
+    expect(await intent('From: Ann <ann@corp.example>\nSubject: Budget and invoices review', `Content-Type: multipart/mixed; boundary="b"\n\n--b\nContent-Type: text/plain\n\nLet us go through the invoices and payments.\n--b\nContent-Type: text/calendar; method=REQUEST\n\n${ics}--b--\n`)).toBe('meetings');
+  });
+});

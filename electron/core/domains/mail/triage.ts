@@ -94,7 +94,14 @@ function senderText(facts: MessageFacts | undefined): string {
 function structureText(msg: MessageRow, facts: MessageFacts | undefined, body: string): string {
   if (/^\s*(accepted|declined|tentative|tentatively accepted)\s*:/i.test(msg.subject)) return ' meeting invitation reply accepted declined calendar';
   const invite = (facts?.events ?? []).some((e) => !e.method || /REQUEST/i.test(e.method)) || /^\s*(invitation|updated invitation|meeting request)\s*:/i.test(msg.subject) || (/^\s*(when|date|time)\s*:/im.test(body) && /^\s*(where|location|room|join)\b[^:\n]*:/im.test(body));
-  return invite ? ' meeting invitation calendar appointment call' : '';
+  // a calendar REQUEST is as sure a sign as list headers: its words count twice
+  if (invite) return ' meeting invitation calendar appointment call'.repeat(2);
+  // Travel documents have a shape whatever their words: flight designators beside airport codes,
+  // a hotel's check-in and check-out.
+  const t = `${msg.subject}\n${body}`;
+  const flight = /\(([A-Z]{3})\)[^\n]*\(([A-Z]{3})\)/.test(t) || /\b[A-Z]{3}\s*(?:->|→|–|to)\s*[A-Z]{3}\b/.test(t) || (/\b[A-Z][A-Z0-9]\s?\d{2,4}\b[^\n]*\b[A-Z]{3}\b[^\n]*\b\d{1,2}:\d{2}\b/.test(t) && /\b(flight|e-?ticket|boarding|booking|itinerary)\b/i.test(t));
+  const stay = /\bcheck-?in\b/i.test(t) && /\bcheck-?out\b/i.test(t);
+  return flight || stay ? ' travel trip itinerary flight hotel' : '';
 }
 
 /** Bag-of-words cosine between the message and each intent's description + examples (the old scorer, kept as one signal). */
