@@ -15,10 +15,13 @@ import { evaluateMailSet } from './_mail-eval';
 
 const REPO = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
-/** Labelled mail sets scored by the bench: the in-sample dev set, and the held-out one when present. */
+/** Labelled mail sets scored by the bench: the in-sample dev sets, and the held-out one when present. */
 export function labelledMailSets(): Array<{ name: string; dir: string }> {
   return [
     { name: 'dev (in-sample)', dir: path.join(REPO, 'tests/fixtures/mail-dev') },
+    { name: 'dev2 (in-sample)', dir: path.join(REPO, 'tests/fixtures/mail-dev2') },
+    { name: 'dev3 (in-sample)', dir: path.join(REPO, 'tests/fixtures/mail-dev3') },
+    { name: 'dev4 (in-sample after one fresh look)', dir: path.join(REPO, 'tests/fixtures/mail-dev4') },
     { name: 'held-out', dir: path.join(REPO, 'tests/fixtures/heldout/mail') },
   ].filter((s) => fs.existsSync(path.join(s.dir, 'gold.json')) && fs.existsSync(path.join(s.dir, 'mailbox.mbox')));
 }

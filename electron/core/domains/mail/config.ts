@@ -51,7 +51,7 @@ const ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 function checkId(kind: string, id: string): void {
   // Ids become file names; anything else could leave the config folder.
-  if (!ID_RE.test(id) || id.includes('..')) throw invalidArgument(`${kind} id '${id}' must be letters, digits, '_', '-', '.' (no paths).`);
+  if (typeof id !== 'string' || !ID_RE.test(id) || id.includes('..')) throw invalidArgument(`${kind} id '${id}' must be letters, digits, '_', '-', '.' (no paths).`);
 }
 
 /**

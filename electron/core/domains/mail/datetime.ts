@@ -70,7 +70,7 @@ export function withZone(localIso: string, zone: string): string | undefined {
   return base + offsetString(off);
 }
 
-const ZONE_RE = String.raw`(?:\(?\s*(?:${ZONE_NAME_ALT}|(?:UTC|GMT)\s*[+-]\d{1,2}(?::?\d{2})?|[+-]\d{2}:?\d{2}|[A-Z]{2,5}|[A-Z][a-z]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?)\s*\)?)`;
+const ZONE_RE = String.raw`(?:\(?\s*(?:${ZONE_NAME_ALT}|(?:UTC|GMT)\s*[+-]\d{1,2}(?::?\d{2})?|[+-]\d{2}:?\d{2}|[A-Z][a-z]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?|[A-Z]{2,5}(?![A-Za-z/]))\s*\)?)`;
 
 /**
  * Date-times in text: a date and a clock time close together (either order), with the zone that

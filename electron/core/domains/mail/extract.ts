@@ -30,6 +30,23 @@ interface FieldSpec {
   schema: Record<string, unknown>;
   pattern?: RegExp;
   check: (v: unknown) => boolean;
+  /** For amounts: which line of a bill the field is (net / tax / total), from its name, title, description. */
+  family?: Family;
+  /** For sibling fields such as origin/destination or departure/arrival: which side of "X -> Y". */
+  role?: 'origin' | 'destination';
+}
+
+/** Lines of a bill: net (subtotal, before tax), tax (VAT, sales tax), total (amount due / paid, balance). */
+type Family = 'net' | 'tax' | 'total';
+
+/** The bill line a label (or a field's words) names; "Charges before VAT" is net, "Total incl. VAT" total. */
+export function amountFamily(label: string): Family | undefined {
+  const l = label.toLowerCase();
+  if (/\b(sub-?\s?total|net|netto\w*|zwischensumme|before (vat|tax|taxes)|excl\.?|excluding|pre-?tax|ex\.? vat|ht)\b/.test(l)) return 'net';
+  if (/\b(total|balance|amount due|grand|gross|payable)\b/.test(l) && /\b(incl\.?|including|inc\.?|with)\b/.test(l)) return 'total';
+  if (/\b(vat|tax|taxes|mwst|ust|gst|hst|pst|tva|iva|moms)\b/.test(l)) return 'tax';
+  if (/\b(total|balance|amount due|amount paid|grand|gross|payable|to pay|charged|amount|gesamt\w*|summe|endbetrag|betrag|brutto\w*|montant|importe|ttc)\b/.test(l)) return 'total';
+  return undefined;
 }
 
 interface Cand {
@@ -52,18 +69,19 @@ function fieldWords(...texts: string[]): string[] {
 
 /** Words that label the same thing in mail (tables, "Label: value" lines), in both directions. */
 const SYNONYMS: string[][] = [
-  ['from', 'origin', 'departure', 'depart', 'departs', 'departing', 'leave', 'leaves', 'leaving', 'outbound', 'takes off'],
-  ['to', 'destination', 'arrival', 'arrive', 'arrives', 'arriving', 'land', 'lands', 'landing', 'inbound'],
+  ['from', 'origin', 'departure', 'depart', 'departs', 'departing', 'leave', 'leaves', 'leaving', 'outbound', 'takes off', 'dep', 'dept'],
+  ['to', 'destination', 'arrival', 'arrive', 'arrives', 'arriving', 'land', 'lands', 'landing', 'inbound', 'arr'],
   ['start', 'starts', 'begin', 'begins', 'when'],
   ['end', 'ends', 'until', 'finish', 'finishes', 'when'],
-  ['total', 'amount', 'sum', 'balance', 'payable', 'grand', 'gross', 'amount due', 'total due', 'amount paid'],
-  ['net', 'subtotal', 'sub total', 'before tax', 'excl'],
-  ['tax', 'vat', 'mwst', 'gst', 'sales tax'],
-  ['invoice', 'receipt', 'bill', 'rechnung'],
+  ['total', 'amount', 'sum', 'balance', 'payable', 'grand', 'gross', 'amount due', 'total due', 'amount paid', 'gesamt', 'gesamtbetrag', 'betrag', 'summe', 'endbetrag', 'montant', 'importe', 'totale'],
+  ['net', 'subtotal', 'sub total', 'before tax', 'excl', 'netto', 'nettobetrag', 'zwischensumme'],
+  ['tax', 'vat', 'mwst', 'gst', 'sales tax', 'ust', 'tva', 'iva', 'steuer'],
+  ['invoice', 'receipt', 'bill', 'rechnung', 'facture', 'factura', 'fattura', 'quittung', 'beleg'],
   ['vendor', 'supplier', 'seller', 'issuer', 'merchant', 'business', 'company', 'biller'],
-  ['number', 'no', 'nr', 'ref', 'reference', 'id', 'identifier'],
+  ['number', 'no', 'nr', 'ref', 'reference', 'id', 'identifier', 'nummer', 'numero', 'num'],
   ['issued', 'issue', 'dated', 'invoice date', 'paid on'],
-  ['due', 'deadline', 'payable by', 'pay by', 'last day'],
+  ['date', 'datum', 'fecha', 'data'],
+  ['due', 'deadline', 'payable by', 'pay by', 'last day', 'payable', 'fallig', 'zahlbar', 'echeance', 'vencimiento'],
   ['organizer', 'organiser', 'host', 'owner'],
   ['attendee', 'attendees', 'participant', 'participants', 'invitee', 'invitees', 'guest', 'guests', 'invited'],
   ['location', 'room', 'venue', 'place', 'where'],
@@ -116,8 +134,12 @@ function kindOf(name: string, s: Record<string, unknown>, desc: string): Kind {
   if (/\b(phone|tel|telephone|mobile|cell)\b/.test(n)) return 'phone';
   if (/\b(address|street)\b/.test(n)) return 'address';
   if (/\btime\b/.test(n)) return 'time';
-  if (/\b(vendor|company|org|organisation|organization|employer|issuer|supplier|airline|carrier|merchant|seller|business)\b/.test(n)) return 'org';
-  if (/\b(name|person|sender|contact|passenger|customer)\b/.test(n)) return 'person';
+  if (/\b(vendor|company|org|organisation|organization|employer|issuer|supplier|airline|carrier|merchant|seller|business|biller|payee|shop|store)\b/.test(n)) return 'org';
+  // "name" described as a meeting's title is a title, not a person
+  if ((type === 'string' || !type) && /\b(title|subject|topic|heading)\b/.test(desc.toLowerCase())) return 'string';
+  if ((type === 'string' || !type) && /\b(company|business|vendor|supplier|merchant|airline|organi[sz]ation)\b/.test(desc.toLowerCase()) && !/\b(name|person|contact)\b/.test(n)) return 'org';
+  if (/\b(name|person|sender|contact|passenger|customer|traveller|traveler|guest|attendee|recipient|holder)\b/.test(n)) return 'person';
+  if ((type === 'string' || !type) && /\b(passenger|traveller|traveler|person's name|full name)\b/.test(desc.toLowerCase())) return 'person';
   return 'string';
 }
 
@@ -151,7 +173,17 @@ function fieldSpecs(schema: Record<string, unknown>, ajv: Ajv2020): FieldSpec[] 
     for (const w of fieldWords(words(name), title)) for (const x of SYN.get(w) ?? []) if (!weight.has(x)) weight.set(x, 0.7);
     put(fieldWords(title), 0.9);
     put(fieldWords(words(name), ...extra), 1);
-    return { name, kind: kindOf(name, s, desc), words: [...weight.keys()], weight, cues, schema: s, pattern, check: (v: unknown) => (validate ? !!validate(v) : true) };
+    // a field named only by a stop word ("where", "when") is still named by it
+    if (!fieldWords(words(name)).length) for (const w of words(name).split(' ')) for (const x of [w, ...(SYN.get(stem(w)) ?? [])]) if (!weight.has(stem(x))) weight.set(stem(x), x === w ? 1 : 0.7);
+    const kind = kindOf(name, s, desc);
+    // An amount field is one line of a bill; words of the other lines ("amount" in "vat_amount",
+    // "VAT" in "Amount before VAT") must not pull it toward them.
+    const family = kind === 'amount' || kind === 'number' ? (amountFamily(`${words(name)} ${title}`) ?? amountFamily(desc)) : undefined;
+    if (family) for (const w of [...weight.keys()]) if (amountFamily(w) && amountFamily(w) !== family && !(family === 'total' && w === 'amount')) weight.delete(w);
+    const roleText = `${words(name)} ${title.toLowerCase()}`;
+    const roleOf = (t: string) => (/\b(from|origin|depart\w*|outbound|start\w*|begin\w*)\b/.test(t) ? 'origin' : /\b(to|destination|arriv\w*|land\w*|end\w*|finish\w*)\b/.test(t) ? 'destination' : undefined);
+    const role = kind === 'pattern' || kind === 'datetime' || kind === 'time' ? (roleOf(roleText) ?? roleOf(desc.toLowerCase())) : undefined;
+    return { name, kind, words: [...weight.keys()], weight, cues, schema: s, pattern, family, role, check: (v: unknown) => (validate ? !!validate(v) : true) };
   });
 }
 
@@ -174,6 +206,19 @@ function labelledLines(text: string): Labelled[] {
     if (/^(https?|mailto)$/i.test(m[1].trim())) continue;
     out.push({ label: normLabel(m[1]), value: m[2].trim(), index: m.index, weight: 1 });
   }
+  // A heading on its own line over a block of values (calendar text: "Guests" / "Location" then lines).
+  const ls = text.split('\n');
+  let at = 0;
+  ls.forEach((l, i) => {
+    const head = l.trim();
+    // (never the subject, line 0; a block of a few short lines)
+    if (i > 0 && /^\p{Lu}[\p{L}]+(?: [\p{L}]+){0,2}$/u.test(head) && !ls[i - 1].trim() && ls[i + 1]?.trim()) {
+      const vals: string[] = [];
+      for (let j = i + 1; j < ls.length && ls[j].trim(); j++) vals.push(ls[j].trim());
+      if (vals.length <= 12 && vals.every((v) => v.length <= 80)) out.push({ label: normLabel(head), value: vals.join(', '), index: at, weight: 0.6 });
+    }
+    at += l.length + 1;
+  });
   return out;
 }
 
@@ -195,6 +240,17 @@ const decode = (s: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
+/** The text of an HTML body, one line per block, cell and line break. */
+export function htmlLines(html: string): string {
+  return html
+    .replace(/<(script|style|head)\b[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<br\s*\/?>|<\/(p|div|tr|td|th|li|h[1-6]|table|dt|dd|blockquote)>/gi, '\n')
+    .split('\n')
+    .map((l) => decode(l))
+    .filter(Boolean)
+    .join('\n');
+}
+
 /** HTML tables as rows of cell texts. */
 export function htmlTables(html: string): string[][][] {
   const tables: string[][][] = [];
@@ -211,7 +267,12 @@ export function htmlTables(html: string): string[][][] {
   return tables;
 }
 
-const isLabelCell = (c: string) => c.length > 0 && c.length <= 40 && /\p{L}/u.test(c) && !/\d{3,}/.test(c) && c.split(/\s+/).length <= 5;
+/** A cell that names something ("Total", "VAT 8.1%") rather than holding a value ("CHF 94.93", "17:05 GMT"). */
+const isLabelCell = (c: string) =>
+  c.length > 0 && c.length <= 40 && /\p{L}/u.test(c) && !/\d{3,}/.test(c) && c.split(/\s+/).length <= 5 && !findAmounts(c).length && !/\b\d{1,2}:\d{2}\b/.test(c) && !/^[A-Za-z0-9/_.#-]*\d[A-Za-z0-9/_.#-]*$/.test(c);
+
+const DATE_IN_CELL = /\d{4}-\d{2}-\d{2}|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b\d{1,2}\s*[A-Za-z]{3,9}\.?\s*\d{2,4}\b|\b[A-Za-z]{3,9}\.?\s+\d{1,2},?\s+\d{4}\b/;
+const firstFilled = (cells: string[]) => cells.find(Boolean) ?? '';
 
 /** Header → value and label cell → next cell pairs from rows of cells (HTML tables or aligned text). */
 function tablePairs(rows: Array<{ cells: string[]; index: number }>): Labelled[] {
@@ -227,9 +288,19 @@ function tablePairs(rows: Array<{ cells: string[]; index: number }>): Labelled[]
     }
     // a header row: every cell a label, followed by rows with the same number of cells
     if (cells.length >= 2 && cells.every((c) => !c || isLabelCell(c))) {
-      for (let j = i + 1; j < rows.length && rows[j].cells.length === cells.length && !rows[j].cells.every((c) => !c || isLabelCell(c)); j++) {
+      let end = i + 1;
+      while (end < rows.length && rows[end].cells.length === cells.length && !rows[end].cells.every((c) => !c || isLabelCell(c))) end++;
+      // Line items above summary rows ("Subtotal", "Total"): their "Amount" column is no total.
+      const summary = rows.slice(i + 1, end).some((r) => SUMMARY_ROW.test(firstFilled(r.cells)));
+      for (let j = i + 1; j < end; j++) {
+        if (SUMMARY_ROW.test(firstFilled(rows[j].cells))) break;
+        // A time cell takes its date from another cell of the row ("27MAR2026 | 17:05 GMT").
+        const dateCell = rows[j].cells.find((c) => DATE_IN_CELL.test(c));
         cells.forEach((h, k) => {
-          if (h && rows[j].cells[k]) out.push({ label: normLabel(h), value: rows[j].cells[k], index: rows[j].index, weight: j === i + 1 ? 0.85 : 0.5 });
+          let v = rows[j].cells[k];
+          if (!h || !v) return;
+          if (dateCell && v !== dateCell && /\b\d{1,2}:\d{2}\b/.test(v) && !DATE_IN_CELL.test(v)) v = `${dateCell} ${v}`;
+          out.push({ label: normLabel(h), value: v, index: rows[j].index, weight: summary ? 0.35 : j === i + 1 ? 0.85 : 0.5 });
         });
       }
     }
@@ -262,10 +333,25 @@ function alignedRows(text: string): Array<{ cells: string[]; index: number }> {
 
 const LABEL_STOP = new Set(['the', 'a', 'an', 'of', 'your', 'our', 'my', 'and', 'in', 'on', 'at', 'for', 'is', 'incl', 'including', 'e', 'g']);
 
+/**
+ * German-style compounds ("Rechnungsnummer", "Rechnungsdatum"): a long label word the field does
+ * not know splits into two words it does (with an optional linking "s").
+ */
+function splitCompound(w: string, spec: FieldSpec): string[] {
+  if (w.length < 9 || spec.weight.has(stem(w))) return [w];
+  const known = (x: string) => x.length >= 3 && (spec.weight.has(stem(x)) || SYN.has(stem(x)));
+  for (let i = 3; i <= w.length - 3; i++) {
+    const a = w.slice(0, i);
+    const b = w.slice(i);
+    if (known(b) && (known(a) || (a.endsWith('s') && known(a.slice(0, -1))))) return [a.endsWith('s') && !known(a) ? a.slice(0, -1) : a, b];
+  }
+  return [w];
+}
+
 /** Matches a field's words in a label: weighted share of the label's words that name the field. */
 function labelScore(label: string, spec: FieldSpec, idf: (w: string) => number): number {
   if (spec.cues.includes(label)) return 1;
-  const lw = [...new Set((label.match(/[a-z]+/g) ?? []).filter((w) => !LABEL_STOP.has(w)).map(stem))];
+  const lw = [...new Set((label.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').match(/[a-z]+/g) ?? []).filter((w) => !LABEL_STOP.has(w)).flatMap((w) => splitCompound(w, spec)).map(stem))];
   if (!lw.length) return 0;
   let hit = 0;
   let tot = 0;
@@ -309,6 +395,12 @@ const cueRe = (cue: string) => new RegExp(`(^|[^\\p{L}\\p{N}])${esc(cue).replace
 function numberOf(raw: string): number | undefined {
   const a = findAmounts(raw)[0];
   if (a) return a.value.amount;
+  // "1.000,00" / "1'172.00" / "1 190,00": grouped with a decimal part of two digits
+  const eu = /-?\d{1,3}(?:[.\u00a0' ]\d{3})+,\d{2}(?!\d)|-?\d{1,3}(?:[,\u00a0' ]\d{3})+\.\d{2}(?!\d)/.exec(raw);
+  if (eu) {
+    const v = /,\d{2}$/.test(eu[0]) ? Number(eu[0].replace(/[.\u00a0' ]/g, '').replace(',', '.')) : Number(eu[0].replace(/[,\u00a0' ]/g, ''));
+    if (Number.isFinite(v)) return v;
+  }
   const n = /-?\d{1,3}(?:[,\u00a0' ]\d{3})+(?:\.\d+)?|-?\d+(?:[.,]\d+)?/.exec(raw);
   if (!n) return undefined;
   let t = n[0].replace(/[\u00a0' ]/g, '');
@@ -319,7 +411,18 @@ function numberOf(raw: string): number | undefined {
 }
 
 /** Every value a raw snippet can give for a field, typed by the field's kind. */
-function coerceAll(spec: FieldSpec, raw: string, ref: Date, zone: string | undefined): unknown[] {
+/**
+ * The currency a bare "$" means in this message: the one dollar code it names ("Amount Due (AUD)",
+ * "All amounts in CAD"), else USD.
+ */
+export function dollarCurrency(text: string): string {
+  const codes = new Set((text.match(/\b(AUD|CAD|NZD|SGD|HKD|USD)\b/g) ?? []).map((c) => c));
+  return codes.size === 1 ? [...codes][0] : 'USD';
+}
+
+const currencyOf = (a: { value: { currency: string }; text: string }, dollar: string) => (a.value.currency === 'USD' && !/USD|US\$/.test(a.text) ? dollar : a.value.currency);
+
+function coerceAll(spec: FieldSpec, raw: string, ref: Date, zone: string | undefined, dollar = 'USD'): unknown[] {
   switch (spec.kind) {
     case 'date': {
       const iso = /^\d{4}-\d{2}-\d{2}/.exec(raw.trim());
@@ -338,7 +441,7 @@ function coerceAll(spec: FieldSpec, raw: string, ref: Date, zone: string | undef
     }
     case 'currency': {
       const a = findAmounts(raw)[0];
-      if (a) return [a.value.currency];
+      if (a) return [currencyOf(a, dollar)];
       const c = /\b([A-Z]{3})\b/.exec(raw);
       return c ? [c[1]] : [];
     }
@@ -403,7 +506,9 @@ function patternTokens(text: string, re: RegExp): Array<Found<string>> {
       if (n > 1 && /\n/.test(span)) break;
       if (seen.has(toks[k].i)) continue;
       // Repairs the pattern may need: "LX 318" → "LX318", "lis" → "LIS", "TP931" → "TP 931".
-      const variants = [span, span.replace(/\s+/g, ''), span.replace(/^([A-Za-z0-9]{2})(\d{1,4})$/, '$1 $2'), ...(/\d/.test(span) ? [span.toUpperCase(), span.replace(/\s+/g, '').toUpperCase()] : [])];
+      // Upper-casing repairs a designator written in lower case ("lx318"), never a word before a number ("at 07").
+      const upOk = /\d/.test(span) && (!/\s/.test(span) ? /[A-Za-z]/.test(span) : span === span.toUpperCase());
+      const variants = [span, span.replace(/\s+/g, ''), span.replace(/^([A-Za-z0-9]{2})(\d{1,4})$/, '$1 $2'), ...(upOk ? [span.toUpperCase(), span.replace(/\s+/g, '').toUpperCase()] : [])];
       const ok = variants.find((v) => re.test(v));
       if (ok !== undefined) {
         out.push({ value: ok, index: toks[k].i, text: span });
@@ -470,7 +575,7 @@ function textBlocks(text: string): string[][][] {
   return blocks;
 }
 
-const SUMMARY_ROW = /^(sub-?total|total|vat|tax|tva|mwst|net|gross|balance|amount due|grand total)\b/i;
+const SUMMARY_ROW = /^(sub-?\s?total|total|vat|tax|tva|mwst|net|gross|balance|amount due|amount paid|sales tax|grand total|zwischensumme|gesamt\w*|summe|endbetrag|netto\w*|montant|importe)\b/i;
 
 /** An array of objects from a table: the header row names the item's properties, each row below is one item. */
 function tableRows(spec: FieldSpec, tables: string[][][], ajv: Ajv2020, ref: Date, zone: string | undefined): Record<string, unknown>[] | undefined {
@@ -521,6 +626,18 @@ function tableRows(spec: FieldSpec, tables: string[][][], ajv: Ajv2020, ref: Dat
   return undefined;
 }
 
+/** Lines written "A -> B" / "A → B": where the arrow is, and which such line it is (0 = first leg). */
+export function arrowLines(text: string): Array<{ start: number; arrow: number; end: number; order: number }> {
+  const out: Array<{ start: number; arrow: number; end: number; order: number }> = [];
+  let at = 0;
+  for (const line of text.split('\n')) {
+    const m = /\s(?:->|-->|→|⟶|➔|=>|–>|—>)\s|→/.exec(line);
+    if (m) out.push({ start: at, arrow: at + m.index + (m[0].startsWith('→') ? 0 : 1), end: at + line.length, order: out.length });
+    at += line.length + 1;
+  }
+  return out;
+}
+
 /**
  * Fills a user's JSON Schema from one message, driven by the schema itself: each field's
  * `format`, `pattern`, `type` and `enum` choose typed parsers, its name/title/description say
@@ -530,14 +647,24 @@ function tableRows(spec: FieldSpec, tables: string[][][], ajv: Ajv2020, ref: Dat
  * field with no evidence stays empty — nothing is invented.
  */
 export async function extractToSchema(msg: MessageRow, schema: Record<string, unknown>, nlp?: Nlp, facts?: MessageFacts): Promise<ExtractResult> {
-  const body = latestText(msg.text) || msg.text;
+  // HTML-only mail: read the HTML's own lines (cells, paragraphs, line breaks) rather than a
+  // derived text whose cells may run together ("A-1Date: 12 March 2026Total: …").
+  const lines = msg.html ? htmlLines(msg.html.slice(0, 200_000)) : '';
+  const squash = (x: string) => x.replace(/\s+/g, '');
+  const derived = !!lines && squash(lines).length > 0 && squash(lines) === squash(msg.text ?? '');
+  const body = derived ? lines : latestText(msg.text) || msg.text;
   const tables = msg.html ? htmlTables(msg.html) : [];
   const tableText = tables.map((t) => t.map((r) => r.join('  |  ')).join('\n')).join('\n\n');
   // Bounded work on huge mail: the first 100,000 characters hold what a person would read.
   const text = `${msg.subject}\n${body.slice(0, 100_000)}${tableText ? `\n\n${tableText.slice(0, 50_000)}` : ''}`;
   const ref = new Date(msg.created_at);
   const zone = headerZone(facts);
-  const labels = [...labelledLines(text), ...tablePairs(alignedRows(text)), ...calendarPairs(facts)];
+  // The subject's own "Invitation: … (jo@…)" is a weaker label than the body's lines.
+  const labels = [...labelledLines(text).map((l) => (l.index < msg.subject.length ? { ...l, weight: l.weight * 0.5 } : l)), ...tablePairs(alignedRows(text)), ...calendarPairs(facts)];
+  const arrows = arrowLines(text);
+  const labelAt = new Set(labels.map((l) => l.index));
+  // Words that are themselves labels (a table's "DEP" / "ARR" header) are no values.
+  const labelWords = new Set(labels.filter((l) => l.index >= 0 && !/\d/.test(l.label)).flatMap((l) => l.label.toUpperCase().split(/\s+/)));
   let spans: EntitySpan[] = [];
   if (nlp) {
     try {
@@ -563,11 +690,19 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
   for (const s of specs) for (const w of s.words) df.set(w, (df.get(w) ?? 0) + 1);
   const idf = (w: string) => (df.has(w) ? 1 / Math.sqrt(df.get(w)!) : 0.6);
 
+  // Amounts labelled as one bill line ("Amount paid $1,045.00") are not another line's value.
+  const byFamily = new Map<Family, Set<number>>();
+  for (const l of labels) {
+    const f = amountFamily(l.label);
+    const v = f ? numberOf(l.value) : undefined;
+    if (f && v !== undefined) byFamily.set(f, new Set([...(byFamily.get(f) ?? []), v]));
+  }
   const data: Record<string, unknown> = {};
   const conf: Record<string, number> = {};
   const hasUriField = specs.some((x) => x.kind === 'uri');
   const taken = new Map<string, Set<string>>(); // kind/pattern → values used by earlier sibling fields
   let chosenAmount: { currency: string } | undefined;
+  const dollar = dollarCurrency(text);
 
   for (const spec of specs) {
     const cands: Cand[] = [];
@@ -582,17 +717,29 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
       // a name is not an identifier: "INV-2041" is no vendor, "4711" no person
       if ((spec.kind === 'org' || spec.kind === 'person') && !looksLikeName(value, ref)) return;
       // "Mr Henrik Solberg" → "Henrik Solberg": a title is not part of the name
-      if (spec.kind === 'person' && typeof value === 'string') value = value.replace(/^(mr|mrs|ms|miss|mx|dr|prof)\.?\s+/i, '');
+      if (spec.kind === 'person' && typeof value === 'string') {
+        value = value.replace(/^(mr|mrs|ms|miss|mx|dr|prof)\.?\s+/i, '');
+        // the airline way: "HADDAD/NOOR MS" → "Noor Haddad"
+        const air = /^([A-Z][A-Z'-]+)\/([A-Z][A-Z' -]*?)(?:\s+(?:MR|MRS|MS|MISS|MSTR|DR))?$/.exec(value as string);
+        if (air) value = `${air[2]} ${air[1]}`.toLowerCase().replace(/(^|[\s'-])\p{L}/gu, (c) => c.toUpperCase());
+      }
       cands.push({ value, score, index });
     };
 
     // 1. Labelled pairs (lines, tables, calendar) whose label names the field.
     for (const l of labels) {
-      const s = labelScore(l.label, spec, idf);
+      const lf = spec.family ? amountFamily(l.label) : undefined;
+      if (lf && lf !== spec.family) continue;
+      // "Balance Due", "Amount paid", "Sales Tax": a label of the field's own bill line names it.
+      // Calendar facts carry a list of names for one property ("location room place venue where"): any one may name the field.
+      const ls = l.index === -1 && l.typed === undefined ? Math.max(labelScore(l.label, spec, idf), ...l.label.split(' ').map((w) => labelScore(w, spec, idf))) : labelScore(l.label, spec, idf);
+      const s = Math.max(ls, lf && lf === spec.family ? 0.7 : 0);
       if (s < 0.34) continue;
-      const vals = l.typed !== undefined && (spec.kind === 'datetime' || spec.kind === 'emails' || spec.kind === 'email') ? [l.typed, ...coerceAll(spec, l.value, ref, zone)] : coerceAll(spec, l.value, ref, zone);
+      const vals = l.typed !== undefined && (spec.kind === 'datetime' || spec.kind === 'emails' || spec.kind === 'email') ? [l.typed, ...coerceAll(spec, l.value, ref, zone, dollar)] : coerceAll(spec, l.value, ref, zone, dollar);
       if (spec.kind === 'date' && typeof l.typed === 'string') vals.unshift(l.typed.slice(0, 10));
-      vals.forEach((v, k) => add(spec.kind === 'email' && Array.isArray(v) ? v[0] : v, 0.5 + 0.45 * s * l.weight - k * 0.01, l.index));
+      // A zone or currency code in a labelled cell ("DEP | 17:05 GMT") is not an airport.
+      const codePenalty = (v: unknown) => (spec.kind === 'pattern' && typeof v === 'string' && !/\bcurrenc/.test(spec.words.join(' ')) && (CURRENCY_CODES.has(v) || COMMON_CAPS.has(v) || v in ZONE_ABBR) ? 0.3 : 0);
+      vals.forEach((v, k) => add(spec.kind === 'email' && Array.isArray(v) ? v[0] : v, 0.5 + 0.45 * s * l.weight - k * 0.01 - codePenalty(v), l.index));
     }
 
     // 2. Typed parsers over the whole text, scored by closeness to the field's words.
@@ -607,9 +754,21 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
       case 'date':
         typed(findDates(text, ref), 0.25);
         break;
-      case 'datetime':
-        typed(findDateTimes(text, ref, zone).map((d) => ({ ...d, value: d.value })), 0.25);
+      case 'datetime': {
+        const found = findDateTimes(text, ref, zone);
+        typed(found, 0.25);
+        // "9:00 AM – 9:45 AM", "from 14:00 to 15:00": a range's ends are its start and its end.
+        if (spec.role) {
+          for (const f of found) {
+            const before = text.slice(Math.max(0, f.index - 30), f.index);
+            if (!/\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?\s*(?:[-–—]|to|until|till)\s*$/i.test(before)) continue;
+            const startOf = found.filter((g) => g.index < f.index && f.index - g.index <= 30).pop();
+            if (spec.role === 'destination') add(f.value, 0.5, f.index);
+            else if (startOf) add(startOf.value, 0.5, startOf.index);
+          }
+        }
         break;
+      }
       case 'time':
         typed(findTimes(text).map((t) => ({ ...t, value: spec.schema.format === 'time' ? `${t.value}:00` : t.value })), 0.25);
         break;
@@ -634,7 +793,9 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
       }
       case 'currency': {
         if (chosenAmount) add(chosenAmount.currency, 0.8, -1);
-        typed(findAmounts(text).map((a) => ({ ...a, value: a.value.currency })), 0.35);
+        // "Total (EUR)", "All amounts in EUR": a currency code written out, for amounts written without one
+        for (const m of text.matchAll(/(?:\(|\bin\s+)(USD|EUR|GBP|CHF|JPY|CAD|AUD|NZD|SEK|NOK|DKK|PLN|CZK|INR|CNY|HKD|SGD)\b/g)) add(m[1], 0.45, m.index ?? -1);
+        typed(findAmounts(text).map((a) => ({ ...a, value: currencyOf(a, dollar) })), 0.35);
         break;
       }
       case 'email': {
@@ -651,7 +812,9 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         const ev = facts?.events[0];
         if (ev?.attendees.length && /\b(attendee|participant|invitee|guest|people|member)/.test(spec.words.join(' '))) add([...new Set(ev.attendees.map((a) => a.email))], 0.85, -1);
         if (!cands.length && /\b(attendee|participant|invitee|guest|recipient)/.test(spec.words.join(' '))) {
-          const ppl = [...msg.to, ...msg.cc, ...(msg.from ? [msg.from] : [])].map((p) => p.email);
+          // The people the mail went to; the sender too when the field is about who attends, not who was invited.
+          const invitedOnly = /\b(guest|invite|recipient)/.test(`${words(spec.name)} ${spec.words.join(' ')}`) && !/\b(attendee|participant)/.test(words(spec.name));
+          const ppl = [...msg.to, ...msg.cc, ...(msg.from && !invitedOnly ? [msg.from] : [])].map((p) => p.email);
           if (ppl.length && /\b(invit|meeting|call|calendar)/i.test(text)) add([...new Set(ppl)], 0.35, -1);
         }
         break;
@@ -686,6 +849,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
           let s = 0.2 + 0.5 * c;
           const up = f.value.toUpperCase();
           if (!currencyish && (CURRENCY_CODES.has(up) || COMMON_CAPS.has(up) || up in ZONE_ABBR)) s -= 0.3;
+          if (labelWords.has(up) && f.value === f.text) s -= 0.3;
           // inside a parenthesis right after a place name: "Lisbon (LIS)" — the way codes are written
           if (text[f.index - 1] === '(') s += 0.1;
           // a designator written with a space ("LX 318") beats its bare number ("318")
@@ -695,17 +859,28 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         break;
       }
       case 'person': {
-        for (const p of spans.filter((x) => x.type === 'PERSON' && !/\n/.test(x.text))) add(p.text, 0.3 + 0.3 * closeness(p.start, spots), p.start);
+        for (const p of spans.filter((x) => x.type === 'PERSON' && !/\n/.test(x.text))) add(p.text.replace(/[\s(,;:[]+$/, ''), 0.3 + 0.3 * closeness(p.start, spots), p.start);
         if (msg.from?.name && /\b(sender|from|name|contact)\b/.test(words(spec.name))) add(msg.from.name, 0.45, -1);
+        // The person a booking or letter is addressed to: "Dear Noor Haddad," (a full name only).
+        if (!/\b(sender|from|author|contact|organi[sz]er|host)\b/.test(words(spec.name))) {
+          const sal = /^\s*(?:[Dd]ear|[Hh]ello|[Hh]i)\s+(?:(?:mr|mrs|ms|miss|mx|dr)\.?\s+)?(\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+){1,2})\s*[,!]/mu.exec(text);
+          if (sal) add(sal[1], 0.36, sal.index);
+        }
         break;
       }
       case 'org': {
         const orgs = spans.filter((x) => x.type === 'ORG' && !/\n/.test(x.text));
-        for (const o of orgs) add(o.text, 0.3 + 0.3 * closeness(o.start, spots), o.start);
+        for (const o of orgs) add(o.text.replace(/[\s(,;:[]+$/, ''), 0.3 + 0.3 * closeness(o.start, spots), o.start);
         // A business's own display name ("Willow & Finch Carpentry <accounts@…>"); a department
         // name ("Northwind Billing") or a person's name is not one.
         const fn = msg.from?.name?.trim();
         const company = !!fn && (/\b(GmbH|AG|Ltd|Limited|Inc|LLC|SA|SAS|BV|NV|Oy|AB|AS|ApS|S\.?r\.?l|KG|plc|Co)\b\.?/.test(fn));
+        // "Severn Power <bills@severnpower.example>": a display name spelling the sender's domain is the business's name.
+        const domain = (msg.from?.email.split('@')[1] ?? '').toLowerCase().split('.').slice(0, -1).join('');
+        const squashed = (fn ?? '').toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '');
+        const domainName = !!fn && squashed.length >= 4 && domain.length >= 4 && (domain.includes(squashed) || squashed.includes(domain));
+        const department = !!fn && /\b(billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?)\b/i.test(fn);
+        if (fn && domainName && !company && !department) add(fn, 0.62, -1);
         if (fn && (facts?.senderKind !== 'person' || company) && !/\b(billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?)\b/i.test(fn) && !/[<>@]/.test(fn)) add(fn, 0.36 + (orgs.some((o) => fn.toLowerCase().includes(o.text.toLowerCase())) ? 0.35 : 0), -1);
         break;
       }
@@ -724,7 +899,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         // An identifier right after a field word: "invoice INV-2041", "order #55321", "booking ref ABC123".
         for (const sp of spots) {
           const after = text.slice(sp.at, sp.at + 40);
-          const m = /^\s*(?:#|no\.?|nr\.?|number|id|ref(?:erence)?|code)?\s*[:#]?\s*([A-Z0-9][A-Z0-9/_-]{2,})/i.exec(after);
+          const m = /^\s*(?:#|no\.?|nr\.?|n[°º]|no°|num(?:ber|éro)?\.?|id|ref(?:erence)?|code)?\s*[:#]?\s*([A-Z0-9][A-Z0-9/_-]{2,})/i.exec(after);
           if (m && /\d/.test(m[1])) add(spec.kind === 'strings' ? [m[1]] : m[1], 0.3 + 0.4 * sp.w, sp.at);
         }
         break;
@@ -737,6 +912,38 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
     if (['date', 'datetime', 'time', 'amount', 'email', 'uri', 'phone', 'address'].includes(spec.kind) && specs.filter((x) => x.kind === spec.kind).length === 1) {
       const distinct = new Set(cands.filter((c) => c.index >= 0).map((c) => JSON.stringify(c.value)));
       if (distinct.size === 1) for (const c of cands) c.score += 0.15;
+    }
+    // "BRS -> AMS", "ZRH 06:45 CET -> FRA 07:50 CET": the left side is where it starts, the right where
+    // it ends — on lines with a candidate of this field on both sides; the first such line is the first leg.
+    // Legs of a trip are written in order: among near-equal candidates the earlier leg wins.
+    if (spec.role) {
+      const firstAt = new Map<string, number>();
+      for (const c of cands) if (c.index >= 0) firstAt.set(JSON.stringify(c.value), Math.min(firstAt.get(JSON.stringify(c.value)) ?? Infinity, c.index));
+      const order = [...firstAt.entries()].sort((x, y) => x[1] - y[1]).map(([k]) => k);
+      for (const c of cands) if (c.index >= 0) c.score -= 0.02 * Math.min(3, order.indexOf(JSON.stringify(c.value)));
+    }
+    if (spec.role && arrows.length) {
+      for (const a of arrows) {
+        // only values found in the text itself: a table cell's index is its row's start
+        const on = cands.filter((c) => c.index >= a.start && c.index <= a.end && !labelAt.has(c.index));
+        const left = on.filter((c) => c.index < a.arrow);
+        const right = on.filter((c) => c.index > a.arrow);
+        if (!left.length || !right.length) continue;
+        const mine = spec.role === 'origin' ? left : right;
+        const theirs = spec.role === 'origin' ? right : left;
+        // the nearest value to the arrow on the field's side
+        const near = (c: Cand) => -Math.abs(c.index - a.arrow) / 1000;
+        const best = mine.reduce((x, y) => (y.score + near(y) > x.score + near(x) ? y : x));
+        best.score += Math.max(0.1, 0.4 - 0.1 * a.order);
+        for (const c of theirs) c.score -= 0.1;
+      }
+    }
+    if (spec.family) {
+      const own = byFamily.get(spec.family) ?? new Set<number>();
+      for (const c of cands) {
+        if (typeof c.value !== 'number' || own.has(c.value)) continue;
+        if ([...byFamily.entries()].some(([f, vs]) => f !== spec.family && vs.has(c.value as number))) c.score -= 0.35;
+      }
     }
     // Best candidate not already used by an earlier sibling field of the same kind ("from"/"to").
     cands.sort((a, b) => b.score - a.score || (a.index < 0 ? 1 : b.index < 0 ? -1 : a.index - b.index));
@@ -753,7 +960,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
       taken.set(sibKey, used);
       if (spec.kind === 'amount') {
         const a = findAmounts(text).find((x) => x.value.amount === pick!.value);
-        if (a) chosenAmount = { currency: a.value.currency };
+        if (a) chosenAmount = { currency: currencyOf(a, dollar) };
       }
     }
   }

@@ -53,6 +53,12 @@ export async function messageFacts(msg: MessageRow, raw: Buffer | undefined): Pr
       const head = raw.subarray(0, Math.min(raw.length, 64 * 1024)).toString('latin1').split(/\r?\n\r?\n/)[0];
       const date = /^Date:[ \t]*(.+(?:\r?\n[ \t].+)*)/im.exec(head)?.[1];
       if (date) headers['date-raw'] = date.replace(/\s+/g, ' ').trim();
+      // mailparser folds List-* headers into one structured `list` entry: keep the raw ones too,
+      // so a newsletter with only List-Unsubscribe still reads as bulk.
+      for (const name of ['list-unsubscribe', 'list-id', 'list-post']) {
+        const v = new RegExp(`^${name}:[ \\t]*(.+(?:\\r?\\n[ \\t].+)*)`, 'im').exec(head)?.[1];
+        if (v && !headers[name]) headers[name] = v.replace(/\s+/g, ' ').trim();
+      }
       for (const a of p.attachments) {
         if (/^text\/calendar|^application\/ics/i.test(a.contentType) || /\.ics$/i.test(a.filename ?? '')) events.push(...parseIcs(a.content.toString('utf8')));
       }

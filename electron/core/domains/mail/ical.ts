@@ -56,7 +56,7 @@ export function icsDate(p: Prop, zones: Map<string, { standard?: number; dayligh
   if (m[7]) return local + offsetString(0);
   const tz = p.params.TZID;
   if (tz) {
-    const known = withZone(local, tz.replace(/^\/+/, ''));
+    const known = withZone(local, tz.replace(/^\/+/, '')) ?? displayZone(local, tz);
     if (known) return known;
     // A custom TZID: the calendar's own VTIMEZONE offsets (daylight between April and October, north).
     const z = zones.get(tz);
@@ -65,6 +65,30 @@ export function icsDate(p: Prop, zones: Map<string, { standard?: number; dayligh
     if (off !== undefined) return local + offsetString(off);
   }
   return undefined; // floating time: no zone, so no instant
+}
+
+let zoneIds: string[] | undefined;
+
+/**
+ * Outlook's display-name TZIDs, "(UTC+01:00) Amsterdam, Berlin, Bern, Rome, Stockholm, Vienna":
+ * the first city that names an IANA zone gives the offset with its daylight rules; failing that,
+ * the "(UTC±hh:mm)" written in the name.
+ */
+function displayZone(local: string, tz: string): string | undefined {
+  const m = /^\(?(?:UTC|GMT)\s*(?:([+-])(\d{1,2}):?(\d{2})?)?\)?\s*(.*)$/i.exec(tz.trim());
+  if (!m) return undefined;
+  try {
+    zoneIds ??= (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
+  } catch {
+    zoneIds = [];
+  }
+  for (const city of m[4].split(/\s*,\s*|\s+-\s+/).map((c) => c.trim().replace(/\s+/g, '_')).filter(Boolean)) {
+    const id = zoneIds.find((z) => z.toLowerCase().endsWith(`/${city.toLowerCase()}`));
+    const v = id ? withZone(local, id) : undefined;
+    if (v) return v;
+  }
+  if (m[1] === undefined && /^\(?(UTC|GMT)\)?/i.test(tz.trim())) return local + offsetString(0);
+  return m[1] ? local + offsetString((m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0))) : undefined;
 }
 
 const mailto = (v: string) => v.replace(/^mailto:/i, '').trim();
@@ -79,7 +103,7 @@ export function parseIcs(text: string): CalEvent[] {
   let part: 'standard' | 'daylight' | undefined;
   const all = props(text);
   for (const p of all) {
-    if (p.name === 'TZID' && !p.params.VALUE) tzid = p.value.trim();
+    if (p.name === 'TZID' && !p.params.VALUE) tzid = unescape(p.value);
     if (p.name === 'BEGIN' && /^(STANDARD|DAYLIGHT)$/i.test(p.value)) part = p.value.toLowerCase() as 'standard' | 'daylight';
     if (p.name === 'TZOFFSETTO' && tzid && part) {
       const o = /^([+-])(\d{2})(\d{2})/.exec(p.value.trim());

@@ -39,14 +39,14 @@ export function findDates(text: string, ref: Date): Array<Found<string>> {
   let m: RegExpExecArray | null;
   const iso = /\b(\d{4})-(\d{2})-(\d{2})\b/g;
   while ((m = iso.exec(text))) push(m.index, m[0], +m[1], +m[2], +m[3]);
-  const num = /\b(\d{1,2})[./](\d{1,2})[./](\d{4}|\d{2})\b/g;
-  while ((m = num.exec(text))) {
-    const a = +m[1];
-    const b = +m[2];
-    const y = m[3].length === 2 ? 2000 + +m[3] : +m[3];
-    // Day-first unless that is impossible; "03/15/2025" can only be month-first.
-    if (b > 12 && a <= 12) push(m.index, m[0], y, a, b);
-    else push(m.index, m[0], y, b, a);
+  const num = /\b(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})\b/g;
+  const nums = [...text.matchAll(num)].map((x) => ({ index: x.index ?? 0, text: x[0], a: +x[1], b: +x[3], sep: x[2], y: x[4].length === 2 ? 2000 + +x[4] : +x[4] }));
+  const monthFirst = numericDateOrder(nums, ref) === 'mdy';
+  for (const n of nums) {
+    // Impossible readings settle it ("03/15/2025" is month-first, "27/02/2026" day-first); dotted dates are day-first.
+    if (n.b > 12 && n.a <= 12) push(n.index, n.text, n.y, n.a, n.b);
+    else if (n.a > 12 || n.sep === '.' || !monthFirst) push(n.index, n.text, n.y, n.b, n.a);
+    else push(n.index, n.text, n.y, n.a, n.b);
   }
   const dmy = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\.?\\s+(?:of\\s+)?(${MONTH_ALT})\\.?(?:,?\\s+(\\d{4}))?\\b`, 'giu');
   while ((m = dmy.exec(text))) {
@@ -54,6 +54,9 @@ export function findDates(text: string, ref: Date): Array<Found<string>> {
     const d = +m[1];
     push(m.index, m[0], m[3] ? +m[3] : yearFor(mo, d), mo, d);
   }
+  // Airline and ticketing shape: "27MAR2026", "05NOV26"
+  const compact = /\b(\d{1,2})(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(\d{4}|\d{2})\b/gi;
+  while ((m = compact.exec(text))) push(m.index, m[0], m[3].length === 2 ? 2000 + +m[3] : +m[3], MONTHS[m[2].toLowerCase()], +m[1]);
   const mdy = new RegExp(`\\b(${MONTH_ALT})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(\\d{4}))?\\b`, 'giu');
   while ((m = mdy.exec(text))) {
     const mo = MONTHS[m[1].toLowerCase()];
@@ -78,6 +81,29 @@ export function findDates(text: string, ref: Date): Array<Found<string>> {
   return out.sort((a, b) => a.index - b.index);
 }
 
+/**
+ * Which way round slashed dates like "03/12/2026" are written in this text: an unambiguous one
+ * ("27/02/2026", "04/15/2026") decides; otherwise the reading that lands nearer the message's own
+ * date (an invoice dated the day it was sent, due a month later), day-first when that is a tie.
+ */
+export function numericDateOrder(nums: Array<{ a: number; b: number; y: number; sep: string }>, ref: Date): 'dmy' | 'mdy' {
+  let dmy = 0;
+  let mdy = 0;
+  const r = ref.getTime();
+  for (const n of nums) {
+    if (n.sep === '.') continue;
+    if (n.a > 12 && n.b <= 12) dmy += 3;
+    else if (n.b > 12 && n.a <= 12) mdy += 3;
+    else if (n.a !== n.b && valid(n.y, n.b, n.a) && valid(n.y, n.a, n.b)) {
+      const asDmy = Math.abs(Date.UTC(n.y, n.b - 1, n.a) - r);
+      const asMdy = Math.abs(Date.UTC(n.y, n.a - 1, n.b) - r);
+      if (asMdy < asDmy) mdy += 1;
+      else if (asDmy < asMdy) dmy += 1;
+    }
+  }
+  return mdy > dmy ? 'mdy' : 'dmy';
+}
+
 /** Clock times as HH:MM (24 h): "3pm", "3:30 PM", "15:00". */
 export function findTimes(text: string): Array<Found<string>> {
   const out: Array<Found<string>> = [];
@@ -96,7 +122,7 @@ export function findTimes(text: string): Array<Found<string>> {
   return out;
 }
 
-const CUR: Record<string, string> = { '$': 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY', usd: 'USD', eur: 'EUR', gbp: 'GBP', chf: 'CHF', jpy: 'JPY', cad: 'CAD', aud: 'AUD', sek: 'SEK', nok: 'NOK', dkk: 'DKK' };
+const CUR: Record<string, string> = { 'a$': 'AUD', 'au$': 'AUD', 'c$': 'CAD', 'ca$': 'CAD', 'nz$': 'NZD', 'us$': 'USD', 'hk$': 'HKD', 's$': 'SGD', '$': 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY', usd: 'USD', eur: 'EUR', gbp: 'GBP', chf: 'CHF', jpy: 'JPY', cad: 'CAD', aud: 'AUD', sek: 'SEK', nok: 'NOK', dkk: 'DKK' };
 
 function toNumber(s: string): number | undefined {
   let t = s.replace(/[\s\u00a0']/g, '');
@@ -114,7 +140,7 @@ function toNumber(s: string): number | undefined {
 export function findAmounts(text: string): Array<Found<{ amount: number; currency: string }>> {
   const out: Array<Found<{ amount: number; currency: string }>> = [];
   const NUM = String.raw`\d{1,3}(?:[,.\s\u00a0']\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
-  const re = new RegExp(String.raw`(?:(USD|EUR|GBP|CHF|JPY|CAD|AUD|SEK|NOK|DKK|[$€£¥])\s?(${NUM}))|(?:(${NUM})\s?(USD|EUR|GBP|CHF|JPY|CAD|AUD|SEK|NOK|DKK|[€$£¥]|euros?|dollars?)(?![\p{L}]))`, 'giu');
+  const re = new RegExp(String.raw`(?:(USD|EUR|GBP|CHF|JPY|CAD|AUD|NZD|SEK|NOK|DKK|(?<![\p{L}])(?:AU|A|CA|C|NZ|US|HK|S)\$|[$€£¥])[ \t\u00a0]{0,8}(${NUM}))|(?:(${NUM})[ \t\u00a0]?(USD|EUR|GBP|CHF|JPY|CAD|AUD|NZD|SEK|NOK|DKK|[€$£¥]|euros?|dollars?)(?![\p{L}]))`, 'giu');
   let m: RegExpExecArray | null;
   while ((m = re.exec(text))) {
     const curRaw = (m[1] ?? m[4]).toLowerCase();

@@ -4,6 +4,7 @@ import type { MessageFacts, SenderKind } from './facts';
 import type { MessageRow } from './store';
 import { cosine, idfOf, vectorize, type ConceptTable, type Vec } from './semantic';
 import { containsPhrase, latestText, tokens } from './text';
+import { nearestDeadline } from './deadline';
 
 export type Urgency = 'low' | 'medium' | 'high';
 export type Sentiment = 'negative' | 'neutral' | 'positive';
@@ -55,9 +56,21 @@ export function sentimentOf(text: string, automated = false): Sentiment {
 }
 
 /** Generic urgency evidence, beside the taxonomy's own cue words and definitions. */
-const HIGH_CUES = ['urgent', 'urgently', 'asap', 'as soon as possible', 'immediately', 'right away', 'emergency', 'outage', 'is down', 'are down', 'went down', 'production is', 'in production', 'critical', 'sev1', 'sev 1', 'p1', 'firing', 'failing', 'failed', 'failure', 'overdue', 'final notice', 'final reminder', 'suspended', 'will be suspended', 'cut off', 'disconnected', 'within 24 hours', 'within 48 hours', 'security incident', 'breach', 'no heating', 'no hot water', 'leak', 'flooding', 'blocked', 'blocking', 'degraded', 'penalty', 'legal action', 'eviction', 'offline', 'is broken', 'stopped', 'not responding', 'has not reported', 'will not start', 'will not', "won't", 'cannot log in', 'cancelled', 'canceled', 'as soon as you can', 'as soon as possible', 'hospital', 'accident', 'payment failed', 'could not charge', 'bounce', 'need someone today', 'deadline is today', 'due today'];
-const LOW_CUES = ['newsletter', 'digest', 'unsubscribe', 'no rush', 'whenever', 'fyi', 'no action needed', 'no action required', 'nothing to do', 'no need to', 'for your records', 'receipt', 'confirmation', 'is confirmed', 'booking confirmed', 'reminder of', 'when you get a chance', 'at your convenience', 'thank you for', 'thanks for', 'next month', 'read online', 'shop now', 'offer', 'sale', '% off', 'this week in', 'weekly', 'no action is needed', 'nothing needed', 'nothing is needed', 'for your information', 'has been shipped', 'is on its way', 'has accepted', 'has declined', 'accepted:', 'declined:', 'order confirmation', 'thank you for your order', 'paid on', 'amount paid', 'you can ignore', 'endorsed', 'photos', 'we look forward to welcoming', 'call for papers', 'happy to share', 'if useful', 'if helpful'];
-const RESOLVED = ['resolved', 'all clear', 'back to normal', 'recovered', 'mitigated', 'fixed', 'closed', 'postmortem', 'post-mortem', 'root cause', 'incident is over', 'has been restored', 'restored', 'working again', 'back online', 'running again', 'up and running', 'has been running', 'works again', 'sorted', 'solved'];
+const HIGH_CUES = ['urgent', 'urgently', 'asap', 'as soon as possible', 'immediately', 'right away', 'emergency', 'outage', 'is down', 'are down', 'went down', 'production is', 'in production', 'critical', 'sev1', 'sev 1', 'p1', 'firing', 'failing', 'failed', 'failure', 'overdue', 'final notice', 'final reminder', 'suspended', 'will be suspended', 'cut off', 'disconnected', 'within 24 hours', 'within 48 hours', 'security incident', 'breach', 'no heating', 'no hot water', 'leak', 'flooding', 'blocked', 'blocking', 'degraded', 'penalty', 'legal action', 'eviction', 'offline', 'is broken', 'stopped', 'not responding', 'has not reported', 'will not start', 'will not', "won't", 'cannot log in', 'cancelled', 'canceled', 'as soon as you can', 'as soon as possible', 'hospital', 'accident', 'payment failed', 'could not charge', 'bounce', 'need someone today', 'deadline is today', 'due today',
+  // security: an automated sender saying someone else may be in the account
+  'new sign-in', 'new sign in', 'unusual sign-in', 'unusual activity', 'suspicious', 'secure your account', "wasn't you", 'was not you', 'unauthorised', 'unauthorized', 'compromised', 'hacked',
+  // breakage and its consequences
+  'error', 'nobody can', 'no one can', 'stop working', 'stopped working', 'will be locked', 'locked out', 'was declined', 'card declined', 'payment declined', 'bounced',
+  // travel disruption
+  'schedule change', 'had to change your', 'has been changed', 'delayed', 'diverted', 'rebooked',
+  // people in trouble
+  'ambulance', 'a&e', 'emergency room', 'fell', 'injured', 'collapsed', 'police', 'missing', "isn't answering", 'not answering', "can't reach", 'cannot reach', "hasn't come home", 'not come home',
+  // weather and events called off
+  'severe', 'storm warning', 'call off', 'called off', 'closed today'];
+const LOW_CUES = ['newsletter', 'digest', 'unsubscribe', 'no rush', 'whenever', 'fyi', 'no action needed', 'no action required', 'nothing to do', 'no need to', 'for your records', 'receipt', 'confirmation', 'is confirmed', 'booking confirmed', 'reminder of', 'when you get a chance', 'at your convenience', 'thank you for', 'thanks for', 'next month', 'read online', 'shop now', 'offer', 'sale', '% off', 'this week in', 'weekly', 'no action is needed', 'nothing needed', 'nothing is needed', 'for your information', 'has been shipped', 'is on its way', 'has accepted', 'has declined', 'accepted:', 'declined:', 'order confirmation', 'thank you for your order', 'paid on', 'amount paid', 'you can ignore', 'endorsed', 'photos', 'we look forward to welcoming', 'call for papers', 'happy to share', 'if useful', 'if helpful',
+  // a social invitation that leaves it open is not work
+  'if you fancy', 'come along', 'no pressure', 'if you feel like', 'if you like'];
+const RESOLVED = ['resolved', 'all clear', 'back to normal', 'recovered', 'mitigated', 'fixed', 'closed', 'postmortem', 'post-mortem', 'root cause', 'incident is over', 'has been restored', 'restored', 'working again', 'back online', 'running again', 'up and running', 'has been running', 'works again', 'sorted', 'solved', 'all done', 'good to go', "we're back", 'we are back', 'back up', 'running smoothly', 'working fine', 'ran cleanly', 'as normal', 'no longer down'];
 
 const SENDER_WORDS: Record<SenderKind, string> = {
   automated: 'automated notification',
@@ -69,7 +82,26 @@ function senderText(facts: MessageFacts | undefined): string {
   if (!facts) return '';
   const h = facts.headers;
   const bulk = h['list-unsubscribe'] || /bulk|list/i.test(h['precedence'] ?? '') ? ' newsletter mailing list digest promotion announcement unsubscribe' : '';
-  return SENDER_WORDS[facts.senderKind] + bulk;
+  // List headers are the surest sign of mass mail: their words count twice.
+  return SENDER_WORDS[facts.senderKind] + bulk + bulk;
+}
+
+/**
+ * What the message is, from its structure rather than its words: a calendar invitation (a
+ * `text/calendar` REQUEST, an "Invitation:" subject, When/Where lines) or a reply to one
+ * ("Accepted: …"). Intents described as meetings or invitations attract it, as sender words do.
+ */
+function structureText(msg: MessageRow, facts: MessageFacts | undefined, body: string): string {
+  if (/^\s*(accepted|declined|tentative|tentatively accepted)\s*:/i.test(msg.subject)) return ' meeting invitation reply accepted declined calendar';
+  const invite = (facts?.events ?? []).some((e) => !e.method || /REQUEST/i.test(e.method)) || /^\s*(invitation|updated invitation|meeting request)\s*:/i.test(msg.subject) || (/^\s*(when|date|time)\s*:/im.test(body) && /^\s*(where|location|room|join)\b[^:\n]*:/im.test(body));
+  // a calendar REQUEST is as sure a sign as list headers: its words count twice
+  if (invite) return ' meeting invitation calendar appointment call'.repeat(2);
+  // Travel documents have a shape whatever their words: flight designators beside airport codes,
+  // a hotel's check-in and check-out.
+  const t = `${msg.subject}\n${body}`;
+  const flight = /\(([A-Z]{3})\)[^\n]*\(([A-Z]{3})\)/.test(t) || /\b[A-Z]{3}\s*(?:->|→|–|to)\s*[A-Z]{3}\b/.test(t) || (/\b[A-Z][A-Z0-9]\s?\d{2,4}\b[^\n]*\b[A-Z]{3}\b[^\n]*\b\d{1,2}:\d{2}\b/.test(t) && /\b(flight|e-?ticket|boarding|booking|itinerary)\b/i.test(t));
+  const stay = /\bcheck-?in\b/i.test(t) && /\bcheck-?out\b/i.test(t);
+  return flight || stay ? ' travel trip itinerary flight hotel' : '';
 }
 
 /** Bag-of-words cosine between the message and each intent's description + examples (the old scorer, kept as one signal). */
@@ -114,10 +146,11 @@ const softmax = (xs: number[]) => {
  * Deterministic for the same inputs.
  */
 export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: TriageContext = {}): Promise<TriageResult> {
-  const body = latestText(msg.text);
-  const text = `${msg.subject}\n${body}`.slice(0, 4000);
+  // Curly apostrophes ("won’t", "couldn’t") read as straight ones, so cue words meet them.
+  const body = latestText(msg.text).replace(/[’‘]/g, "'");
+  const text = `${msg.subject.replace(/[’‘]/g, "'")}\n${body}`.slice(0, 4000);
   const table = ctx.concepts;
-  const sender = senderText(ctx.facts);
+  const sender = senderText(ctx.facts) + structureText(msg, ctx.facts, body);
   const msgVec = vectorize(`${text.slice(0, 2000)} ${sender}`, table);
 
   // ---- intent ----
@@ -177,7 +210,11 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
         .filter((c) => c.split(/\s+/).length >= 1 && c.length > 2)
         .map((c) => vectorize(c, table)),
     );
-    const sims = levelDocs.map((d, i) => (d.size ? 0.5 * cosine(msgVec, d, lidf) + 0.5 * Math.max(0, ...clauses[i].map((c) => cosine(msgVec, c, lidf))) : 0));
+    // Names say nothing about urgency ("a picnic on the Downs" is not "down"): Title-case words
+    // inside a sentence leave the message's side of the comparison.
+    const plain = `${text.slice(0, 2000)} ${sender}`.replace(/(?<=[\p{Ll},;:]\s+)\p{Lu}\p{Ll}+/gu, ' ');
+    const levelVec = vectorize(plain, table);
+    const sims = levelDocs.map((d, i) => (d.size ? 0.5 * cosine(levelVec, d, lidf) + 0.5 * Math.max(0, ...clauses[i].map((c) => cosine(levelVec, c, lidf))) : 0));
     const mean = sims.reduce((a, b) => a + b, 0) / sims.length;
     levels.forEach((l, i) => (logit[l] += 4 * (sims[i] - mean)));
   }
@@ -190,8 +227,11 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
   // A bill still to pay is an ask; a receipt for one already paid is not.
   const payDue = /\b(payable|payment due|due date|due by|due on|amount due|total due|balance due|please pay|pay by)\b|^\s*due\b/im.test(full) && !/\b(amount paid|paid on|has been paid|payment received|no action is needed)\b/i.test(full);
   // An invitation (a calendar REQUEST, or "When: … Where: …" lines) asks for an answer.
-  const invite = (ctx.facts?.events ?? []).some((e) => !e.method || /REQUEST/i.test(e.method)) || (/^\s*(when|date|time)\s*:/im.test(body) && /^\s*(where|location|room|attendees)\s*:/im.test(body)) || /^invitation:/i.test(msg.subject);
-  const request = /\b(could|can|would|will) you\b|\b(could|can|shall) we\b|\bbitte\b|\bneed (a|an|the)\b|\binterested in\b|\b(we|i) would like\b|\bstill open\b|\bplease (review|send|approve|confirm|check|sign|let|reply|call|advise|update)|\blet me know\b|\bneed(s)? (you|your)\b|\baction required\b|\bplease\b.*\bby\b|\b(payment|payable|due)\b.{0,40}\b(by|date|on|until)\b|\bdue date\b|\bamount due\b|\btotal due\b/i.test(askText);
+  // A meeting proposed in text: a date/time line with a place, the attendees or a video-call link.
+  const meetLink = /\bhttps?:\/\/\S*(zoom\.|teams\.|meet\.|webex|whereby|jit\.si|\/j\/\d|meetup-join)/i.test(body);
+  const bulkSender = !!ctx.facts && (!!ctx.facts.headers['list-unsubscribe'] || /bulk|list/i.test(ctx.facts.headers['precedence'] ?? ''));
+  const invite = (ctx.facts?.events ?? []).some((e) => !e.method || /REQUEST/i.test(e.method)) || (/^\s*(when|date|time)\s*:/im.test(body) && (/^\s*(where|location|room|attendees)\s*:/im.test(body) || (meetLink && !bulkSender))) || /^invitation:/i.test(msg.subject);
+  const request = /\b(could|can|would|will) you\b|\b(could|can|shall) we\b|\b(could|can|may) i\b|\bplease\s+(?!find\b|see\b|note\b|do not\b|don't\b|ignore\b|visit\b|click\b|use\b|enjoy\b|allow\b|contact us\b|accept our\b)[a-z]+|\bbitte\b|\bneed (a|an|the)\b|\binterested in\b|\b(we|i) would like\b|\bstill open\b|\bplease (review|send|approve|confirm|check|sign|let|reply|call|advise|update)|\blet me know\b|\bneed(s)? (you|your)\b|\baction required\b|\bplease\b.*\bby\b|\b(payment|payable|due)\b.{0,40}\b(by|date|on|until)\b|\bdue date\b|\bamount due\b|\btotal due\b/i.test(askText);
   const question = /\?/.test(askText);
   if (request || payDue || invite) logit.medium += 0.55;
   // A person's question is usually work to answer; a service's question ("Need help?") is not.
@@ -201,19 +241,33 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
   // A warm note from a person that asks nothing in particular ("Fancy joining?") is low.
   if (!request && !payDue && !invite && ctx.facts?.senderKind === 'person' && sentimentScore(body, false).pos >= 1) logit.low += 0.25;
   if (invite) logit.medium += 0.3;
-  const hits = (list: string[]) => list.filter((w) => containsPhrase(text, w)).length;
+  const hits = (list: string[], t = text) => list.filter((w) => containsPhrase(t, w)).length;
   const ownHigh = hits(tax.urgency.high);
   const ownLow = hits(tax.urgency.low);
   const ownMed = hits(tax.urgency.medium);
-  const genHigh = hits(HIGH_CUES);
+  // "I won't make it tomorrow" is a person's apology, not breakage: first-person inability is no alarm.
+  const alarmText = text.replace(/\b(i|we|i'm|we're|i am|we are)\s+(?:really\s+|just\s+|probably\s+|still\s+)?(won't|will not|can't|cannot|can not|couldn't|could not)\b/gi, ' ').replace(/\b(won't|will not|can't|cannot|can not|couldn't|could not)\s+(?:be able to\s+)?(make|come|attend|join|be there)\b/gi, ' ');
+  const genHigh = hits(HIGH_CUES, alarmText);
   const genLow = hits(LOW_CUES);
-  const soon = hits(['today', 'tonight', 'this morning', 'this afternoon', 'by end of day', 'eod', 'tomorrow morning', 'tomorrow', 'right now', 'within the hour']);
+  const soon = hits(['today', 'tonight', 'this morning', 'this afternoon', 'this evening', 'by end of day', 'eod', 'tomorrow morning', 'tomorrow', 'right now', 'within the hour', 'at noon', 'by noon']);
+  // Deadlines in dates relative to the message's own date: a day away presses, a week away asks.
+  const deadline = nearestDeadline(`${msg.subject}\n${body}`, new Date(msg.created_at));
+  // Marketing deadlines ("book by Sunday") press nobody.
+  const dlWeight = bulkSender ? 0 : 1;
+  if (deadline) {
+    if (deadline.days <= 1) logit.high += 0.9 * dlWeight;
+    else if (deadline.days <= 2) logit.high += 0.55 * dlWeight;
+    else if (deadline.days <= 7) logit.medium += 0.6 * dlWeight;
+    else if (deadline.days > 14) logit.low += 0.15;
+  }
+  const pressing = !!deadline && deadline.days <= 7 && !bulkSender;
   logit.high += 1.2 * Math.min(2, ownHigh) + 0.55 * Math.min(3, genHigh) + 0.2 * Math.min(2, soon);
   logit.low += 1.0 * Math.min(2, ownLow) + 0.35 * Math.min(3, genLow);
   logit.medium += 0.8 * Math.min(2, ownMed);
   if (hasIntent && intent.urgency) logit[intent.urgency] += 0.7;
   const kind = ctx.facts?.senderKind;
-  if (kind === 'automated' && genHigh + ownHigh === 0) logit.low += 0.6;
+  // Automated mail is low unless it carries alarm (security, outage) or a near deadline.
+  if (kind === 'automated' && genHigh + ownHigh === 0 && !pressing) logit.low += 0.6;
   // Breakage with time pressure ("the demo is tomorrow and the firmware will not flash").
   if (genHigh + ownHigh > 0 && soon > 0) logit.high += 0.3;
   if (ctx.facts?.headers['list-unsubscribe']) logit.low += 0.4;
@@ -221,9 +275,9 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
   const resolved = RESOLVED.some((w) => containsPhrase(body || msg.subject, w)) || (genHigh === 0 && sentimentScore(body, false).pos >= 1.5);
   if (earlierTri.some((t) => t.urgency === 'high')) {
     if (resolved) {
-      // Resolved incidents still leave follow-up (a postmortem) unless the writer says nothing is needed.
+      // A resolved incident asks nothing more unless the writer asks for something (then the request counts).
       logit.high -= 1.2;
-      logit.medium += 0.5;
+      logit.low += 0.3;
     } else logit.high += 1.2;
   } else if (resolved) logit.high -= 0.5;
   if (nlp) {
