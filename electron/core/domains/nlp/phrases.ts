@@ -198,14 +198,14 @@ export function detectPhrases(text: string): PhraseSignals {
   const recall = RECALL_RE.exec(norm);
   const recallRequest = recall !== null && !saveRequest;
   if (recall) {
-    matched.push(recall[1]);
+    matched.push(recall[1] ?? '');
     cues.push('recall');
   }
   const importanceNegated = IMPORTANCE_NEGATED_RE.test(norm);
   const imp = importanceNegated ? null : IMPORTANCE_RE.exec(norm);
   const importanceLevel: 0 | 1 | 2 = imp ? (INTENSIFIED_RE.test(norm) ? 2 : 1) : 0;
   if (imp) {
-    matched.push(imp[1]);
+    matched.push(imp[1] ?? '');
     cues.push(`importance_${importanceLevel}`);
   }
   if (importanceNegated) cues.push('importance_negated');
