@@ -141,7 +141,7 @@ function mergeTarget(title: string, body: string, itemVec: Map<string, number>, 
   const asks: Array<{ words: string[]; fromTitle: boolean }> = [];
   const ask = MERGE_ASK.exec(`${title}. ${body}`);
   if (ask) {
-    const after = `${title}. ${body}`.slice(ask.index + ask[0].length, ask.index + ask[0].length + 80).split(/[.!?\n;:(]/)[0];
+    const after = `${title}. ${body}`.slice(ask.index + ask[0].length, ask.index + ask[0].length + 80).split(/[.!?\n;:(]/)[0] ?? '';
     asks.push({ words: terms(after).filter((w) => !/^(note|list|page|file|doc|document|thing)s?$/.test(w)), fromTitle: false });
   }
   const tm = TITLE_MORE.exec(title.trim());
@@ -189,7 +189,7 @@ function itemDate(fm: Record<string, unknown>, rel: string, now: number): string
     if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v)) return v.slice(0, 10);
   }
   const m = /(\d{4}-\d{2}-\d{2})/.exec(fileStem(rel));
-  return m ? m[1] : new Date(now).toISOString().slice(0, 10);
+  return m?.[1] ?? new Date(now).toISOString().slice(0, 10);
 }
 
 /** `{date}-{title-slug}` and friends → a vault path; folder templates get `<slug>.md` appended. */
@@ -277,7 +277,7 @@ function personFolder(title: string, body: string, p: Profiles, index: AnalyzeCo
   if (!PERSON_NAME.test(t) || NOT_PERSON.test(body)) return undefined;
   const toks = t.split(/\s+/);
   // Described as someone: how they are met or reached, or named again and referred to as he/she/they.
-  if (!ABOUT_PERSON.test(body) && !(body.includes(toks[0]) && PRONOUN.test(body))) return undefined;
+  if (!ABOUT_PERSON.test(body) && !(body.includes(toks[0] ?? '') && PRONOUN.test(body))) return undefined;
   // "Water Bill": the title's words are ordinary words of the item, not a name.
   if (toks.some((w) => new RegExp(`(^|[^\\p{L}])${w.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\p{L}]|$)`, 'u').test(body))) return undefined;
   // Every word of it a word the vault already uses ("Dentist Appointment") → not a new person.
@@ -377,7 +377,7 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     }
   }
   const names = Object.keys(locations).slice(0, 3);
-  if (names.length) reasons.push(`${names.join(', ')} → ${[...new Set(names.map((n) => locations[n][0]))].join(', ')}`);
+  if (names.length) reasons.push(`${names.join(', ')} → ${[...new Set(names.map((n) => locations[n]?.[0]))].join(', ')}`);
 
   // BM25 neighbours, re-ranked by TF-IDF similarity: where similar notes live (and candidates for duplicates).
   const freq = new Map<string, number>();
@@ -392,7 +392,7 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   const maxSim = near[0]?.sim ?? 0;
   near.slice(0, 8).forEach((h, i) => ev.add('neighbours', folderOfPath(h.path), (2 * h.sim) / maxSim / (1 + i * 0.35)));
   ev.amount('neighbours', maxSim / 0.3);
-  if (near.length) reasons.push(`similar: ${near[0].path}`);
+  if (near[0]) reasons.push(`similar: ${near[0].path}`);
 
   // Near-duplicates among the closest notes.
   const mine = shingles(body);
@@ -531,14 +531,15 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     (ev.has('neighbours') && maxSim >= 0.1) ||
     (ev.has('profile') && c1 >= 0.08) ||
     agree;
-  if (!ranked.length || !placed) {
+  const first = ranked[0];
+  if (!first || !placed) {
     return {
       item: base({ entities: shownEntities, entity_locations: locations, confidence: 0, reasoning: 'No rule, entity, earlier decision or similar note places it' }),
       evidence: [],
       votes: ranked.slice(0, 5),
     };
   }
-  const folder = ranked[0][0];
+  const folder = first[0];
   const n = like.get(folder) ?? 0;
   if (n) reasons.unshift(`like ${n} earlier item${n === 1 ? '' : 's'} you filed in ${folder}`);
   const vars = { title, date: itemDate(note.frontmatter, rel, ctx.now) };

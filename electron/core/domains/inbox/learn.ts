@@ -12,6 +12,7 @@ import { inboxLearningSchema } from '../../kernel/db/migrations/007_inbox_learni
 import { cosine, normalize, terms, type Profiles, type Vec } from './profiles';
 import { ruleMatches, type Rules } from './rules';
 import type { InboxAction } from './contract';
+import { present } from '../../kernel/errors';
 
 export interface Example {
   id: number;
@@ -192,8 +193,8 @@ export class ExampleStore {
         const seen = new Set<string>();
         for (const w of (`${e.title} ${e.text}`.toLowerCase().match(/[\p{L}][\p{L}\p{N}'’-]*/gu) ?? [])) {
           const ts = terms(w);
-          if (ts.length !== 1) continue;
-          const t = ts[0];
+          const [t] = ts;
+          if (ts.length !== 1 || t === undefined) continue;
           const m = surface.get(t) ?? new Map<string, number>();
           m.set(w.replace(/['’]s$/, ''), (m.get(w) ?? 0) + 1);
           surface.set(t, m);
@@ -208,7 +209,7 @@ export class ExampleStore {
         .map(([t, n]) => ({ t, n, score: n * p.idf(t) }))
         .sort((a, b) => b.score - a.score || a.t.localeCompare(b.t));
       for (const c of candidates) {
-        const word = [...surface.get(c.t)!].sort((a, b) => b[1] - a[1] || a[0].length - b[0].length)[0][0];
+        const word = present([...surface.get(c.t)!].sort((a, b) => b[1] - a[1] || a[0].length - b[0].length)[0], 'a surface form of a supported term')[0];
         if (known.has(`${word}\u0000${folder}`)) break;
         const line = `- anything about ${word} → ${folder}/`;
         // Already a rule that sends these items there: nothing to propose.
