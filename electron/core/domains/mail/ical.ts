@@ -33,7 +33,7 @@ function props(text: string): Prop[] {
       else if (line[i] === ':' && !q) break;
     }
     if (i >= line.length) continue;
-    const [name, ...ps] = line.slice(0, i).split(/;(?=(?:[^"]*"[^"]*")*[^"]*$)/);
+    const [name = '', ...ps] = line.slice(0, i).split(/;(?=(?:[^"]*"[^"]*")*[^"]*$)/);
     const params: Record<string, string> = {};
     for (const p of ps) {
       const eq = p.indexOf('=');

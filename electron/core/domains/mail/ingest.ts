@@ -1,4 +1,5 @@
 import type { Logger } from '../../kernel/log';
+import { present } from '../../kernel/errors';
 import { parseRaw, type ParsedMessage } from './parse';
 import type { RawItem } from './importers';
 import type { InboxRow, MailStore } from './store';
@@ -56,7 +57,7 @@ export async function ingest(store: MailStore, inbox: InboxRow, items: Iterable<
       const part = slice.slice(i, i + CONCURRENCY);
       const results = await Promise.allSettled(part.map((it) => parseRaw(it.raw, { now: opts.now, seen: it.seen })));
       results.forEach((r, j) => {
-        const it = part[j];
+        const it = present(part[j], 'the message a parse result belongs to'); // allSettled keeps the order and length of part
         if (r.status === 'fulfilled') parsed.push({ m: r.value, source: it.source, order: i + j });
         else report.failed.push({ source: it.source, error: String((r.reason as Error)?.message ?? r.reason) });
       });

@@ -37,9 +37,9 @@ export class MailUnderstanding {
         return;
       }
       let done = 0;
-      for (let i = 0; i < threadIds.length; i++) {
+      for (const threadId of threadIds) {
         if (signal.aborted) return;
-        const t = this.p.store.findThread(threadIds[i]);
+        const t = this.p.store.findThread(threadId);
         if (!t) continue;
         const m = [...this.p.store.threadMessages(t.id)].reverse().find((x) => x.direction === 'inbound');
         if (!m || m.triage) continue;
