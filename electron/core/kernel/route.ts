@@ -1,5 +1,6 @@
 import type { PathParams, ReplyOf, RouteSpec } from '../../../shared/contract/route';
 import type { ApiRequest, RawResponse, RouteDef } from './types';
+import { present } from './errors';
 
 /** A request to a contract route: its path parameters are named by the route's path. */
 export interface ContractRequest<S extends RouteSpec> extends Omit<ApiRequest, 'params'> {
@@ -22,4 +23,12 @@ export function implement<S extends RouteSpec>(spec: S, handler: (req: ContractR
     // The HTTP layer fills `params` from this very path, so every named parameter is present.
     handler: (req) => handler(req as ContractRequest<S>),
   };
+}
+
+/**
+ * A path parameter of a route that is not in the shared contract yet. The HTTP layer fills every
+ * `:name` of the route's own path, so a miss is a typo in the handler (an `internal` error).
+ */
+export function pathParam(req: ApiRequest, name: string): string {
+  return present(req.params[name], `path parameter :${name}`);
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseWith } from '../../kernel/tool';
 import { MailroomError, invalidArgument } from '../../kernel/errors';
 import { RawResponse, type RouteDef } from '../../kernel/types';
+import { pathParam } from '../../kernel/route';
 import type { MailService } from './service';
 import { MailForwardBody, MailSendBody, forwardSubject, type MailSendResult } from '../../../../shared/mail-compose';
 import type { ThreadStatus } from './store';
@@ -29,13 +30,13 @@ export function mailRoutes(mail: MailService): RouteDef[] {
     { method: 'POST', path: '/api/mail/inboxes', handler: (req) => mail.inboxView(mail.createInbox(parseWith(InboxCreate, req.body, 'inbox'))) },
     // Settings → Mail accounts: "Test connection" before saving.
     { method: 'POST', path: '/api/mail/accounts/test', handler: async (req) => mail.testAccount(parseWith(MailTestBodySchema, req.body, 'account test')) },
-    { method: 'GET', path: '/api/mail/inboxes/:id', handler: (req) => mail.inboxView(s.inbox(req.params.id)) },
-    { method: 'PATCH', path: '/api/mail/inboxes/:id', handler: (req) => mail.inboxView(mail.updateInbox(req.params.id, parseWith(InboxPatch, req.body, 'inbox settings'))) },
+    { method: 'GET', path: '/api/mail/inboxes/:id', handler: (req) => mail.inboxView(s.inbox(pathParam(req, 'id'))) },
+    { method: 'PATCH', path: '/api/mail/inboxes/:id', handler: (req) => mail.inboxView(mail.updateInbox(pathParam(req, 'id'), parseWith(InboxPatch, req.body, 'inbox settings'))) },
     {
       method: 'DELETE',
       path: '/api/mail/inboxes/:id',
       handler: (req) => {
-        mail.deleteInbox(req.params.id);
+        mail.deleteInbox(pathParam(req, 'id'));
         return { ok: true };
       },
     },
@@ -44,7 +45,7 @@ export function mailRoutes(mail: MailService): RouteDef[] {
       method: 'GET',
       path: '/api/mail/inboxes/:id/threads/page',
       handler: (req) => {
-        const ib = s.inbox(req.params.id);
+        const ib = s.inbox(pathParam(req, 'id'));
         const status = (req.query.get('status') || undefined) as ThreadStatus | undefined;
         if (status && !['open', 'closed', 'snoozed'].includes(status)) throw invalidArgument('status must be open, closed or snoozed.');
         const limit = Math.max(1, Math.min(500, Number(req.query.get('limit') ?? 100) || 100));
@@ -63,7 +64,7 @@ export function mailRoutes(mail: MailService): RouteDef[] {
         const last = page[page.length - 1];
         return {
           threads: page.map((t) => ({ ...mail.threadDto(t), snooze_until: t.snooze_until, unread: t.unread, messages: t.messages, triage: t.triage })),
-          next_cursor: rows.length > limit ? Buffer.from(JSON.stringify({ u: last.updated_at, s: last.seq })).toString('base64url') : null,
+          next_cursor: rows.length > limit && last ? Buffer.from(JSON.stringify({ u: last.updated_at, s: last.seq })).toString('base64url') : null,
         };
       },
     },
@@ -71,7 +72,7 @@ export function mailRoutes(mail: MailService): RouteDef[] {
       method: 'GET',
       path: '/api/mail/inboxes/:id/threads',
       handler: (req) => {
-        const ib = s.inbox(req.params.id);
+        const ib = s.inbox(pathParam(req, 'id'));
         const status = (req.query.get('status') || undefined) as ThreadStatus | undefined;
         if (status && !['open', 'closed', 'snoozed'].includes(status)) throw invalidArgument('status must be open, closed or snoozed.');
         const unread = s.unreadByThread(ib.id);
@@ -92,7 +93,7 @@ export function mailRoutes(mail: MailService): RouteDef[] {
       method: 'GET',
       path: '/api/mail/threads/:id',
       handler: (req) => {
-        const t = s.thread(req.params.id);
+        const t = s.thread(pathParam(req, 'id'));
         return {
           thread: { ...mail.threadDto(t), snooze_until: t.snooze_until, triage: t.triage },
           messages: s.threadMessages(t.id).map((m) => ({ ...mail.messageDto(m), remote_content: m.remote_content, attachments: m.attachments, seen: m.seen, triage: m.triage })),
@@ -107,7 +108,7 @@ export function mailRoutes(mail: MailService): RouteDef[] {
       path: '/api/mail/threads/:id',
       handler: (req) => {
         const p = parseWith(ThreadPatch, req.body, 'thread update');
-        let t = s.thread(req.params.id);
+        let t = s.thread(pathParam(req, 'id'));
         if (p.status) t = s.setThreadStatus(t.id, p.status, p.snooze_until);
         if (p.labels) t = s.setThreadLabels(t.id, p.labels);
         mail.changed(t.inbox_id, 'thread', { thread_id: t.id });
@@ -118,7 +119,7 @@ export function mailRoutes(mail: MailService): RouteDef[] {
       method: 'POST',
       path: '/api/mail/threads/:id/seen',
       handler: (req) => {
-        const t = s.thread(req.params.id);
+        const t = s.thread(pathParam(req, 'id'));
         s.markThreadSeen(t.id);
         mail.changed(t.inbox_id, 'seen', { thread_id: t.id });
         return { ok: true };
@@ -141,26 +142,26 @@ export function mailRoutes(mail: MailService): RouteDef[] {
         return { results };
       },
     },
-    { method: 'POST', path: '/api/mail/messages/:id/triage', handler: async (req) => mail.triageMessage({ message_id: req.params.id, taxonomy_id: (req.body as { taxonomy_id?: string } | undefined)?.taxonomy_id ?? 'default' }) },
+    { method: 'POST', path: '/api/mail/messages/:id/triage', handler: async (req) => mail.triageMessage({ message_id: pathParam(req, 'id'), taxonomy_id: (req.body as { taxonomy_id?: string } | undefined)?.taxonomy_id ?? 'default' }) },
     {
       // The Mail page's relabel (intent / urgency change): stored as a labelled example for later triage.
       method: 'POST',
       path: '/api/mail/messages/:id/relabel',
-      handler: (req) => mail.relabel({ message_id: req.params.id, ...parseWith(z.object({ intent: z.string().min(1).optional(), urgency: z.enum(['low', 'medium', 'high']).optional(), taxonomy_id: z.string().min(1).optional() }), req.body, 'relabel') }),
+      handler: (req) => mail.relabel({ message_id: pathParam(req, 'id'), ...parseWith(z.object({ intent: z.string().min(1).optional(), urgency: z.enum(['low', 'medium', 'high']).optional(), taxonomy_id: z.string().min(1).optional() }), req.body, 'relabel') }),
     },
-    { method: 'POST', path: '/api/mail/messages/:id/extract', handler: async (req) => mail.extract({ message_id: req.params.id, schema_id: String((req.body as { schema_id?: string } | undefined)?.schema_id ?? '') }) },
-    { method: 'GET', path: '/api/mail/messages/:id/raw', handler: (req) => new RawResponse(200, s.messageRaw(req.params.id), { 'content-type': 'message/rfc822', 'content-disposition': `attachment; filename="${req.params.id}.eml"` }) },
-    { method: 'POST', path: '/api/mail/messages/:id/save-to-inbox', handler: async (req) => ({ result: (await mail.saveToInbox({ message_id: req.params.id })) ?? null }) },
-    { method: 'POST', path: '/api/mail/threads/:id/save-to-inbox', handler: async (req) => ({ result: (await mail.saveToInbox({ thread_id: req.params.id })) ?? null }) },
-    { method: 'POST', path: '/api/mail/messages/:id/route', handler: async (req) => ({ result: (await mail.route(req.params.id, (req.body as { dry_run?: boolean } | undefined)?.dry_run !== false)) ?? null }) },
-    { method: 'POST', path: '/api/mail/threads/:id/drafts', handler: async (req) => mail.draftReply({ thread_id: req.params.id, ...parseWith(DraftCreate, req.body, 'draft request') }) },
-    { method: 'PATCH', path: '/api/mail/drafts/:id', handler: (req) => mail.updateDraft(req.params.id, parseWith(z.object({ body: z.string().min(1) }), req.body, 'draft').body) },
-    { method: 'POST', path: '/api/mail/drafts/:id/approve', handler: (req) => mail.approveDraft(req.params.id) },
+    { method: 'POST', path: '/api/mail/messages/:id/extract', handler: async (req) => mail.extract({ message_id: pathParam(req, 'id'), schema_id: String((req.body as { schema_id?: string } | undefined)?.schema_id ?? '') }) },
+    { method: 'GET', path: '/api/mail/messages/:id/raw', handler: (req) => new RawResponse(200, s.messageRaw(pathParam(req, 'id')), { 'content-type': 'message/rfc822', 'content-disposition': `attachment; filename="${pathParam(req, 'id')}.eml"` }) },
+    { method: 'POST', path: '/api/mail/messages/:id/save-to-inbox', handler: async (req) => ({ result: (await mail.saveToInbox({ message_id: pathParam(req, 'id') })) ?? null }) },
+    { method: 'POST', path: '/api/mail/threads/:id/save-to-inbox', handler: async (req) => ({ result: (await mail.saveToInbox({ thread_id: pathParam(req, 'id') })) ?? null }) },
+    { method: 'POST', path: '/api/mail/messages/:id/route', handler: async (req) => ({ result: (await mail.route(pathParam(req, 'id'), (req.body as { dry_run?: boolean } | undefined)?.dry_run !== false)) ?? null }) },
+    { method: 'POST', path: '/api/mail/threads/:id/drafts', handler: async (req) => mail.draftReply({ thread_id: pathParam(req, 'id'), ...parseWith(DraftCreate, req.body, 'draft request') }) },
+    { method: 'PATCH', path: '/api/mail/drafts/:id', handler: (req) => mail.updateDraft(pathParam(req, 'id'), parseWith(z.object({ body: z.string().min(1) }), req.body, 'draft').body) },
+    { method: 'POST', path: '/api/mail/drafts/:id/approve', handler: (req) => mail.approveDraft(pathParam(req, 'id')) },
     {
       method: 'DELETE',
       path: '/api/mail/drafts/:id',
       handler: (req) => {
-        mail.discardDraft(req.params.id);
+        mail.discardDraft(pathParam(req, 'id'));
         return { ok: true };
       },
     },
@@ -169,7 +170,7 @@ export function mailRoutes(mail: MailService): RouteDef[] {
       method: 'POST',
       path: '/api/mail/drafts/:id/send',
       handler: async (req) => {
-        const d = mail.draft(req.params.id);
+        const d = mail.draft(pathParam(req, 'id'));
         const key = `draft:${d.id}`;
         if (!mail.outbox.get(key) && d.needs_human_approval && !d.approved_at) mail.approveDraft(d.id);
         return mail.sendReply({ thread_id: d.thread_id, body_or_draft_id: d.id, idempotency_key: key });
@@ -178,23 +179,23 @@ export function mailRoutes(mail: MailService): RouteDef[] {
     {
       method: 'POST',
       path: '/api/mail/inboxes/:id/send',
-      handler: async (req): Promise<MailSendResult> => mail.sendMessage({ inbox_id: req.params.id, ...parseWith(MailSendBody, req.body, 'message') }),
+      handler: async (req): Promise<MailSendResult> => mail.sendMessage({ inbox_id: pathParam(req, 'id'), ...parseWith(MailSendBody, req.body, 'message') }),
     },
     {
       method: 'POST',
       path: '/api/mail/messages/:id/forward',
       handler: async (req): Promise<MailSendResult> => {
         const b = parseWith(MailForwardBody, req.body, 'forward');
-        const m = mail.store.message(req.params.id);
+        const m = mail.store.message(pathParam(req, 'id'));
         return mail.sendMessage({ inbox_id: m.inbox_id, ...b, subject: b.subject?.trim() || forwardSubject(m.subject), forward_of: m.id });
       },
     },
-    { method: 'POST', path: '/api/mail/threads/:id/reply', handler: async (req) => mail.sendReply({ thread_id: req.params.id, ...parseWith(Reply, req.body, 'reply') }) },
+    { method: 'POST', path: '/api/mail/threads/:id/reply', handler: async (req) => mail.sendReply({ thread_id: pathParam(req, 'id'), ...parseWith(Reply, req.body, 'reply') }) },
     { method: 'GET', path: '/api/mail/outbox', handler: (req) => mail.outbox.list(req.query.get('inbox') || undefined) },
     {
       method: 'POST',
       path: '/api/mail/outbox/:key/resolve',
-      handler: (req) => mail.outbox.resolve(req.params.key, parseWith(z.object({ action: z.enum(['retry', 'mark_sent']) }), req.body, 'outbox action').action),
+      handler: (req) => mail.outbox.resolve(pathParam(req, 'key'), parseWith(z.object({ action: z.enum(['retry', 'mark_sent']) }), req.body, 'outbox action').action),
     },
     {
       method: 'POST',
@@ -224,7 +225,7 @@ export function mailRoutes(mail: MailService): RouteDef[] {
       method: 'GET',
       path: '/api/mail/taxonomies/:id',
       handler: (req) => {
-        const t = mail.files.taxonomy(req.params.id);
+        const t = mail.files.taxonomy(pathParam(req, 'id'));
         return { id: t.id, name: t.name, intents: t.intents.map((i) => ({ id: i.id, description: i.description })), precedence: t.precedence };
       },
     },
@@ -233,7 +234,7 @@ export function mailRoutes(mail: MailService): RouteDef[] {
       method: 'POST',
       path: '/api/mail/inboxes/:id/sync',
       handler: async (req) => {
-        const ib = s.inbox(req.params.id);
+        const ib = s.inbox(pathParam(req, 'id'));
         if (!ib.imap) throw new MailroomError('imap_not_configured', `Inbox '${ib.id}' has no IMAP settings.`, { inbox_id: ib.id }, 409);
         await mail.syncNow(ib.id);
         return mail.inboxView(ib);
