@@ -9,7 +9,7 @@ export interface OpenResult {
 }
 
 /** The program that opens a link in the default browser here: MAILROOM_BROWSER, else the platform's opener. */
-export function browserCommand(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string[] {
+export function browserCommand(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): [string, ...string[]] {
   if (env.MAILROOM_BROWSER) return [env.MAILROOM_BROWSER];
   if (platform === 'darwin') return ['open'];
   // `start` is a cmd.exe built-in (it needs a shell); this opens the default browser without one.

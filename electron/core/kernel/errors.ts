@@ -35,6 +35,15 @@ export class MailroomError extends Error {
 export const invalidArgument = (message: string, details?: Record<string, unknown>) =>
   new MailroomError(ErrorCode.invalidArgument, message, details);
 
+/**
+ * Narrows an indexed read the code knows is present (a loop-bounded index, a regex group that
+ * always takes part); a miss is a bug and fails as `internal`, never as a silent undefined.
+ */
+export function present<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new MailroomError(ErrorCode.internal, `Internal invariant broken: ${what} is missing.`, undefined, 500);
+  return value;
+}
+
 export const notFound = (message: string, details?: Record<string, unknown>, code: string = ErrorCode.notFound) =>
   new MailroomError(code, message, details, 404);
 

@@ -1,6 +1,7 @@
 import type { ParsedQueryOf, PathParams, ReplyOf, RouteSpec } from '../../../shared/contract/route';
 import { invalidArgument } from './errors';
 import type { ApiRequest, RawResponse, RouteDef } from './types';
+import { present } from './errors';
 
 /** A request to a contract route: path parameters named by its path, the query parsed by its schema. */
 export interface ContractRequest<S extends RouteSpec> extends Omit<ApiRequest, 'params' | 'query'> {
@@ -43,4 +44,12 @@ export function implement<S extends RouteSpec>(spec: S, handler: (req: ContractR
     // The HTTP layer fills `params` from this very path, so every named parameter is present.
     handler: (req) => handler({ ...req, params: req.params as PathParams<S['path']>, query: parseQuery(spec, req.query, queryName) }),
   };
+}
+
+/**
+ * A path parameter of a route that is not in the shared contract yet. The HTTP layer fills every
+ * `:name` of the route's own path, so a miss is a typo in the handler (an `internal` error).
+ */
+export function pathParam(req: ApiRequest, name: string): string {
+  return present(req.params[name], `path parameter :${name}`);
 }

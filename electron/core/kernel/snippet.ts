@@ -31,9 +31,8 @@ export function makeSnippet(text: string, parts: string[], tokens = 12, marks: [
   const from = first <= 2 ? 0 : Math.min(first - 2, Math.max(0, toks.length - tokens));
   const to = Math.min(toks.length, from + tokens);
   let out = '';
-  let at = toks[from].start;
-  for (let i = from; i < to; i++) {
-    const t = toks[i];
+  let at = toks[from]?.start ?? 0;
+  for (const t of toks.slice(from, to)) {
     out += text.slice(at, t.start) + (t.hit ? `${marks[0]}${text.slice(t.start, t.end)}${marks[1]}` : text.slice(t.start, t.end));
     at = t.end;
   }

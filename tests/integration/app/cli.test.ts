@@ -102,7 +102,7 @@ describe('the mailroom command', () => {
     expect(merged.mcpServers.mailroom.env).toEqual({ MAILROOM_DATA_DIR: dataDir });
     const backups = fs.readdirSync(dir).filter((f) => f.includes('.bak-'));
     expect(backups).toHaveLength(1);
-    expect(fs.readFileSync(path.join(dir, backups[0]), 'utf8')).toBe(original);
+    expect(fs.readFileSync(path.join(dir, backups[0] ?? ''), 'utf8')).toBe(original);
     // Idempotent: a second run changes nothing and writes no second backup.
     const again = await runCli(['connect', 'claude-desktop', '--config', file, '--data-dir', dataDir]);
     expect(again.stdout).toMatch(/nothing changed/);

@@ -33,7 +33,9 @@ class Rng {
     return Math.floor(this.next() * n);
   }
   pick<T>(xs: readonly T[]): T {
-    return xs[this.int(xs.length)];
+    const i = this.int(xs.length);
+    for (const x of xs.slice(i, i + 1)) return x; // an element that may itself be undefined
+    throw new Error('pick() from an empty list');
   }
   chance(p: number) {
     return this.next() < p;

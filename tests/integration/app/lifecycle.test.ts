@@ -88,6 +88,7 @@ describe('core lifecycle: stop() disposes everything every domain started', () =
     const proto = Database.prototype as unknown as Record<string, (...a: unknown[]) => unknown>;
     const originals = { prepare: proto.prepare, exec: proto.exec, transaction: proto.transaction };
     for (const [name, fn] of Object.entries(originals)) {
+      if (!fn) throw new Error(`better-sqlite3 has no Database.prototype.${name}`);
       proto[name] = function (this: { open: boolean; name: string }, ...args: unknown[]) {
         if (!this.open) closedDbUse.push(`${name} on closed ${this.name}: ${new Error().stack?.split('\n').slice(2, 5).join(' | ')}`);
         return fn.apply(this, args);

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { OnnxNlp } from '../../../electron/core/domains/nlp/onnx';
 
-const models = process.argv[2];
+const models = process.argv[2] ?? '';
 const nlp = await OnnxNlp.load({ intent: path.join(models, 'intent.onnx'), ner: path.join(models, 'ner.onnx') });
 const r = await nlp.intent('Remember that Priya prefers tea');
 const e = await nlp.entities('Remember that Priya prefers tea');

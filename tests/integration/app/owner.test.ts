@@ -26,7 +26,7 @@ describe('the owner process', () => {
     expect(structured.owner_pid).toBe(process.pid);
     expect(structured.data_dir).toBe(owner.dataDir);
     expect(structured.port).toBe(owner.http.port);
-    const text = (r.content as Array<{ type: string; text: string }>)[0].text;
+    const text = (r.content as Array<{ type: string; text: string }>)[0]?.text ?? '';
     expect(JSON.parse(text)).toEqual(structured);
     expect(await callTool(client, 'mailroom_info')).toEqual(structured);
   });

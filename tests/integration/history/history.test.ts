@@ -49,6 +49,7 @@ describe('history with a git vault', () => {
     expect(titles.some((t) => t.includes('my own edit'))).toBe(false);
     const top = list.body.entries[0];
     expect(top).toMatchObject({ kind: 'inbox', commit: ex.body.commit, batch_id: ex.body.undo_id, undo: { possible: true, reason: null } });
+    if (!top) throw new Error('the history list is empty');
     expect(list.body.entries.at(-1)).toMatchObject({ kind: 'vault', title: 'initial commit of the vault', undo: { possible: false } });
 
     const d = await owner.api<HistoryDetail>('GET', `/api/history/entry?id=${encodeURIComponent(top.id)}`);
@@ -84,18 +85,18 @@ describe('history with a git vault', () => {
     expect(cap.status).toBe(200);
     const list = await owner.api<HistoryListReply>('GET', '/api/history?kind=capture');
     expect(list.body.entries.length).toBeGreaterThan(0);
-    expect(list.body.entries[0].undo.possible).toBe(false);
-    expect(list.body.entries[0].undo.reason).toMatch(/capture only adds a note/);
-    const d = await owner.api<HistoryDetail>('GET', `/api/history/entry?id=${encodeURIComponent(list.body.entries[0].id)}`);
-    expect(d.body.changes[0].status).toBe('added');
-    expect(d.body.changes[0].diff).toMatch(/^\+.*plumber/im);
-    const refused = await owner.api<{ code: string }>('POST', '/api/history/undo', { id: list.body.entries[0].id });
+    expect(list.body.entries[0]?.undo.possible).toBe(false);
+    expect(list.body.entries[0]?.undo.reason).toMatch(/capture only adds a note/);
+    const d = await owner.api<HistoryDetail>('GET', `/api/history/entry?id=${encodeURIComponent(list.body.entries[0]?.id ?? '')}`);
+    expect(d.body.changes[0]?.status).toBe('added');
+    expect(d.body.changes[0]?.diff).toMatch(/^\+.*plumber/im);
+    const refused = await owner.api<{ code: string }>('POST', '/api/history/undo', { id: list.body.entries[0]?.id });
     expect(refused.status).toBe(409);
     expect((await owner.api<{ code: string }>('GET', '/api/history/entry?id=git:nope')).body.code).toBe('history_not_found');
     expect((await owner.api<{ code: string }>('GET', '/api/history?cursor=zzz')).body.code).toBe('invalid_argument');
     const p1 = await owner.api<HistoryListReply>('GET', '/api/history?limit=1');
     const p2 = await owner.api<HistoryListReply>('GET', `/api/history?limit=1&cursor=${p1.body.next_cursor}`);
-    expect(p2.body.entries[0].id).not.toBe(p1.body.entries[0].id);
+    expect(p2.body.entries[0]?.id).not.toBe(p1.body.entries[0]?.id);
   });
 });
 

@@ -35,7 +35,7 @@ describe('router over REST, MCP and the hub (a real owner)', () => {
     expect(test.body.tools.map((t) => t.name)).toContain('create_note');
     const [st] = (await running) as [{ adapter_id: string; pid: number }];
     expect(st.adapter_id).toBe(a.body.id);
-    expect((await owner.api<AdapterDto[]>('GET', '/api/mcp-adapters')).body[0].status).toMatchObject({ state: 'running', pid: st.pid });
+    expect((await owner.api<AdapterDto[]>('GET', '/api/mcp-adapters')).body[0]?.status).toMatchObject({ state: 'running', pid: st.pid });
 
     const mk = (body: object) => owner!.api<RouteDto>('POST', '/api/routes', { adapter_id: a.body.id, tool: 'create_note', ...body });
     const r1 = await mk({ name: 'Todos', condition: { field: 'tags', op: 'equals', value: 'todo' }, mapping: { title: '{{ title }}', content: '{{ content }}', meta: { priority: 'high' } } });
@@ -119,7 +119,7 @@ describe('router over REST, MCP and the hub (a real owner)', () => {
     const answers = ['{"title":"URGENT: FIX PROD","content":"x","meta":{"priority":"asap"}}', '```json\n{"title":"URGENT: FIX PROD","content":"The server is down","meta":{"priority":"high"}}\n```'];
     const client = new Client({ name: 'sampling-client', version: '1.0.0' }, { capabilities: { sampling: {} } });
     client.setRequestHandler(CreateMessageRequestSchema, async (req) => {
-      const c = req.params.messages[0].content as { type: string; text: string };
+      const c = req.params.messages[0]?.content as { type: string; text: string };
       prompts.push(c.text);
       return { role: 'assistant', model: 'scripted', content: { type: 'text', text: answers.shift() ?? '{}' } };
     });
@@ -138,6 +138,6 @@ describe('router over REST, MCP and the hub (a real owner)', () => {
     const plain = await owner.mcp();
     const r2 = await callTool<{ status: string; skipped: Array<{ reason: string }> }>(plain, 'route_item', { item: { title: 'x' } });
     expect(r2.status).toBe('failed');
-    expect(r2.skipped[0].reason).toMatch(/No LLM is available/);
+    expect(r2.skipped[0]?.reason).toMatch(/No LLM is available/);
   });
 });

@@ -34,8 +34,8 @@ describe('distribution: retries, backoff, priorities, and the attempt log', () =
     const log = s.distributions({ run_id: r.run_id! }).reverse();
     expect(log.map((d) => [d.attempt, d.status])).toEqual([[1, 'error'], [2, 'error'], [3, 'ok']]);
     expect(log[0]).toMatchObject({ route_id: r0.id, adapter_id: a.id, tool: 'flaky', item_title: 'k1', args: { key: 'k1', failures: 2 } });
-    expect(log[0].error).toMatch(/temporarily unavailable \(503\)/);
-    expect(log[2].result).toMatchObject({ attempts: 3 });
+    expect(log[0]?.error).toMatch(/temporarily unavailable \(503\)/);
+    expect(log[2]?.result).toMatchObject({ attempts: 3 });
     expect(h.broadcasts.filter((b) => b.event === 'RouterDistribution')).toHaveLength(3);
   });
 
@@ -76,7 +76,7 @@ describe('distribution: retries, backoff, priorities, and the attempt log', () =
     const r = await throughBackoff(clock, h.router.routeItem(item('stuck')), [1000]);
     expect(r.status).toBe('failed');
     expect(r.attempts.map((x) => x.retryable)).toEqual([true, true]);
-    expect(r.attempts[0].error).toMatch(/timed out/);
+    expect(r.attempts[0]?.error).toMatch(/timed out/);
     expect(s.pool.spawnedTotal()).toBe(1);
   });
 

@@ -97,12 +97,12 @@ describe('client pool: one server process per adapter', () => {
     expect(st.state).toBe('failed');
     expect(st.reason).toMatch(/told to exit on start/);
     expect(st.reason).toMatch(/4 times in a row \(3 restarts allowed\)/);
-    expect(s.listAdapters()[0].status.state).toBe('failed');
+    expect(s.listAdapters()[0]?.status.state).toBe('failed');
 
     const again = await h.router.routeItem({ title: 'still doomed', content: '', entities: [], tags: [] });
     expect(again.status).toBe('failed');
     expect(s.pool.pids(a.id)).toHaveLength(4); // no new process for a failed adapter
-    expect(again.skipped[0].reason).toMatch(/marked failed/);
+    expect(again.skipped[0]?.reason).toMatch(/marked failed/);
 
     const test = await s.testAdapter(a.id); // Test connection resets and tries again
     expect(test.ok).toBe(false);

@@ -41,9 +41,9 @@ describe('routing to real MCP servers from npm', () => {
     expect(r.args).toEqual({ entities: [{ name: 'Owen Park', entityType: 'person', observations: [expect.stringContaining('Owen swims on Tuesdays')] }] });
 
     const found = await s.pool.withClient(a.id, (c) => c.callTool({ name: 'search_nodes', arguments: { query: 'Owen' } }));
-    const graph = (found.structuredContent ?? JSON.parse((found.content as Array<{ text: string }>)[0].text)) as { entities: Array<{ name: string; entityType: string; observations: string[] }> };
+    const graph = (found.structuredContent ?? JSON.parse((found.content as Array<{ text: string }>)[0]?.text ?? '')) as { entities: Array<{ name: string; entityType: string; observations: string[] }> };
     expect(graph.entities).toEqual([expect.objectContaining({ name: 'Owen Park', entityType: 'person' })]);
-    expect(graph.entities[0].observations[0]).toContain('Lakeside pool');
+    expect(graph.entities[0]?.observations[0]).toContain('Lakeside pool');
     expect(fs.readFileSync(memoryFile, 'utf8')).toContain('Owen Park');
   });
 
@@ -86,7 +86,7 @@ describe('routing to real MCP servers from npm', () => {
     fs.writeFileSync(toolsFile, JSON.stringify([{ name: 'create_note', inputSchema: { type: 'object', properties: { title: { type: 'string' }, body: { type: 'string' }, project_id: { type: 'string' } }, required: ['title', 'body', 'project_id'], additionalProperties: false } }]));
     const drifted = await s.checkRoute(route.id);
     expect(drifted.schema_drift).toBe(true);
-    expect(s.listRoutes()[0].schema_drift).toBe(true);
+    expect(s.listRoutes()[0]?.schema_drift).toBe(true);
     // The preview shows what the new schema rejects; saving the route accepts the new schema.
     const p = await s.preview(route.id, { item: { title: 'T', content: 'C' } });
     expect([...p.validation.errors].sort()).toEqual(['(root): missing required property "project_id"', '(root): unexpected property "content"']);

@@ -33,7 +33,7 @@ describe('memory notes', () => {
     const b = store.newPath('I prefer TypeScript', '2026-01-01T00:00:00.000Z');
     expect(b.path).not.toBe(a.path);
     expect(fs.readdirSync(path.join(vault, 'memory'))).toEqual([path.basename(a.path)]);
-    expect(store.list()[0].content).toBe('I prefer TypeScript');
+    expect(store.list()[0]?.content).toBe('I prefer TypeScript');
     expect(store.count()).toBe(1);
   });
 
@@ -53,8 +53,8 @@ describe('memory search ranking', () => {
     mem({ id: 'db', content: 'We decided to use postgres for the billing service', tags: ['decision'], entities: ['postgres'], strength: 1.5 }),
   ];
   it('puts the memory that shares the query words first', () => {
-    expect(rankMemories(pool, { query: 'what database did we pick for billing', limit: 5 })[0].memory.id).toBe('db');
-    expect(rankMemories(pool, { query: 'dentist', limit: 5 })[0].memory.id).toBe('dentist');
+    expect(rankMemories(pool, { query: 'what database did we pick for billing', limit: 5 })[0]?.memory.id).toBe('db');
+    expect(rankMemories(pool, { query: 'dentist', limit: 5 })[0]?.memory.id).toBe('dentist');
   });
   it('requires every requested tag and entity, case-insensitively', () => {
     expect(rankMemories(pool, { query: '', tags: ['DECISION'], limit: 5 }).map((r) => r.memory.id)).toEqual(['db']);

@@ -159,9 +159,9 @@ describe('LLM mapping: validate, repair once, then fall back only if allowed', (
       const port = (server.address() as AddressInfo).port;
       const r = await run(openAiLlm({ base_url: `http://127.0.0.1:${port}/v1/`, model: 'llama3.2', api_key: 'k-123' }), false);
       expect(r.args).toEqual({ title: '周报', priority: 'high' });
-      expect(seen[0].auth).toBe('Bearer k-123');
-      expect(seen[0].body.model).toBe('llama3.2');
-      expect(seen[0].body.messages.map((m) => m.role)).toEqual(['system', 'user']);
+      expect(seen[0]?.auth).toBe('Bearer k-123');
+      expect(seen[0]?.body.model).toBe('llama3.2');
+      expect(seen[0]?.body.messages.map((m) => m.role)).toEqual(['system', 'user']);
     });
 
     it('an endpoint that is down falls back when allowed', async () => {

@@ -3,6 +3,8 @@
  * unified diff with 3 lines of context. Enough for notes; big inputs are cut, not slowed down.
  */
 
+import { present } from '../../kernel/errors';
+
 const MAX_CELLS = 4_000_000;
 
 export function isBinary(b: Uint8Array | undefined): boolean {
@@ -34,21 +36,26 @@ function editScript(a: string[], b: string[]): Op[] | undefined {
   const lcs = new Uint32Array((A.length + 1) * w);
   for (let i = A.length - 1; i >= 0; i--) {
     for (let j = B.length - 1; j >= 0; j--) {
-      lcs[i * w + j] = A[i] === B[j] ? lcs[(i + 1) * w + j + 1] + 1 : Math.max(lcs[(i + 1) * w + j], lcs[i * w + j + 1]);
+      // In range: every cell read is below (A.length + 1) * w.
+      lcs[i * w + j] = A[i] === B[j] ? (lcs[(i + 1) * w + j + 1] ?? 0) + 1 : Math.max(lcs[(i + 1) * w + j] ?? 0, lcs[i * w + j + 1] ?? 0);
     }
   }
   const ops: Op[] = a.slice(0, pre).map((line) => ({ t: ' ', line }));
   let i = 0;
   let j = 0;
   while (i < A.length || j < B.length) {
-    if (i < A.length && j < B.length && A[i] === B[j]) {
-      ops.push({ t: ' ', line: A[i] });
+    const ai = A[i];
+    const bj = B[j];
+    if (ai !== undefined && bj !== undefined && ai === bj) {
+      ops.push({ t: ' ', line: ai });
       i++;
       j++;
-    } else if (i < A.length && (j === B.length || lcs[(i + 1) * w + j] >= lcs[i * w + j + 1])) {
-      ops.push({ t: '-', line: A[i++] });
+    } else if (ai !== undefined && (j === B.length || (lcs[(i + 1) * w + j] ?? 0) >= (lcs[i * w + j + 1] ?? 0))) {
+      ops.push({ t: '-', line: ai });
+      i++;
     } else {
-      ops.push({ t: '+', line: B[j++] });
+      ops.push({ t: '+', line: present(bj, 'the next line of the new text') }); // the loop runs while a side has lines
+      j++;
     }
   }
   for (const line of a.slice(a.length - suf)) ops.push({ t: ' ', line });
@@ -71,7 +78,7 @@ export function unifiedDiff(before: string, after: string, opts: { from?: string
   const out: string[] = [];
   let k = 0;
   while (k < ops.length) {
-    if (ops[k].t === ' ') {
+    if (ops[k]?.t === ' ') {
       k++;
       continue;
     }
@@ -79,16 +86,16 @@ export function unifiedDiff(before: string, after: string, opts: { from?: string
     let start = Math.max(0, k - ctx);
     let end = k;
     let same = 0;
-    while (end < ops.length && (ops[end].t !== ' ' || same < ctx * 2)) {
-      same = ops[end].t === ' ' ? same + 1 : 0;
+    while (end < ops.length && (ops[end]?.t !== ' ' || same < ctx * 2)) {
+      same = ops[end]?.t === ' ' ? same + 1 : 0;
       end++;
     }
     end = Math.min(ops.length, end - Math.max(0, same - ctx));
     let aStart = 0;
     let bStart = 0;
     for (let x = 0; x < start; x++) {
-      if (ops[x].t !== '+') aStart++;
-      if (ops[x].t !== '-') bStart++;
+      if (ops[x]?.t !== '+') aStart++;
+      if (ops[x]?.t !== '-') bStart++;
     }
     const hunk = ops.slice(start, end);
     const aLen = hunk.filter((o) => o.t !== '+').length;

@@ -57,7 +57,7 @@ const WHY_NOT: Record<HistoryKind, string> = {
 };
 
 function kindOfMessage(message: string): HistoryKind {
-  const first = message.split('\n')[0];
+  const [first = ''] = message.split('\n');
   if (/^Mailroom: file \d+ inbox item/.test(first)) return 'inbox';
   if (/^Mailroom: undo /.test(first)) return 'undo';
   if (/^Mailroom: (save "|file "|capture )/.test(first)) return 'capture';
@@ -66,7 +66,7 @@ function kindOfMessage(message: string): HistoryKind {
   return 'vault';
 }
 
-const titleOf = (message: string) => message.split('\n')[0].replace(/^Mailroom: /, '').replace(/^memory: /, 'memory ').trim() || '(no message)';
+const titleOf = (message: string) => (message.split('\n')[0] ?? '').replace(/^Mailroom: /, '').replace(/^memory: /, 'memory ').trim() || '(no message)';
 
 function undoState(kind: HistoryKind, b: BatchRow | undefined): HistoryUndo {
   if (!b) return { possible: false, reason: WHY_NOT[kind], undone: false };

@@ -147,7 +147,7 @@ function mergeTarget(title: string, body: string, itemVec: Map<string, number>, 
   const GENERIC = /^(note|list|page|file|doc|document|thing)s?$/;
   const ask = MERGE_ASK.exec(`${title}. ${body}`);
   if (ask) {
-    const after = `${title}. ${body}`.slice(ask.index + ask[0].length, ask.index + ask[0].length + 80).split(/[.!?\n;:(]/)[0];
+    const after = `${title}. ${body}`.slice(ask.index + ask[0].length, ask.index + ask[0].length + 80).split(/[.!?\n;:(]/)[0] ?? '';
     asks.push({ words: terms(after).filter((w) => !GENERIC.test(w)), raw: after, fromTitle: false });
   }
   const tm = TITLE_MORE.exec(title.trim());
@@ -198,7 +198,7 @@ function itemDate(fm: Record<string, unknown>, rel: string, now: number): string
     if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v)) return v.slice(0, 10);
   }
   const m = /(\d{4}-\d{2}-\d{2})/.exec(fileStem(rel));
-  return m ? m[1] : new Date(now).toISOString().slice(0, 10);
+  return m?.[1] ?? new Date(now).toISOString().slice(0, 10);
 }
 
 /** `{date}-{title-slug}` and friends → a vault path; folder templates get `<slug>.md` appended. */
@@ -285,7 +285,7 @@ function personFolder(title: string, body: string, p: Profiles, index: AnalyzeCo
   if (!PERSON_TITLE.test(t) || NOT_PERSON.test(body)) return undefined;
   const toks = t.split(/\s+/);
   // Described as someone: how they are met or reached, or named again and referred to as he/she/they.
-  if (!ABOUT_PERSON.test(body) && !(body.includes(toks[0]) && PRONOUN.test(body))) return undefined;
+  if (!ABOUT_PERSON.test(body) && !(body.includes(toks[0] ?? '') && PRONOUN.test(body))) return undefined;
   // "Water Bill": the title's words are ordinary words of the item, not a name.
   // (Addresses do not count: "t.rahman@uni.example" is not the word "rahman".)
   const prose = body.replace(/\S+@\S+|\bhttps?:\/\/\S+|\bwww\.\S+/g, ' ');
@@ -303,7 +303,7 @@ function personFolder(title: string, body: string, p: Profiles, index: AnalyzeCo
  */
 export function marginFactor(ranked: Array<[string, number]>): number {
   const v1 = ranked[0]?.[1] ?? 0;
-  const v2 = ranked.find(([f]) => f !== ranked[0][0])?.[1] ?? 0;
+  const v2 = ranked.find(([f]) => f !== ranked[0]?.[0])?.[1] ?? 0;
   if (v1 <= 0) return 1;
   const m = Math.max(0, Math.min(1, (v1 - v2) / (0.5 * v1)));
   return 0.6 + 0.4 * m;
@@ -408,7 +408,7 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     }
   }
   const names = Object.keys(locations).slice(0, 3);
-  if (names.length) reasons.push(`${names.join(', ')} → ${[...new Set(names.map((n) => locations[n][0]))].join(', ')}`);
+  if (names.length) reasons.push(`${names.join(', ')} → ${[...new Set(names.map((n) => locations[n]?.[0]))].join(', ')}`);
 
   // BM25 neighbours, re-ranked by TF-IDF similarity: where similar notes live (and candidates for duplicates).
   const freq = new Map<string, number>();
@@ -423,7 +423,7 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   const maxSim = near[0]?.sim ?? 0;
   near.slice(0, 8).forEach((h, i) => ev.add('neighbours', h.folder, (2 * h.sim) / maxSim / (1 + i * 0.35)));
   ev.amount('neighbours', maxSim / 0.3);
-  if (near.length) reasons.push(`similar: ${near[0].path}`);
+  if (near[0]) reasons.push(`similar: ${near[0].path}`);
 
   // Near-duplicates among the closest notes.
   const mine = shingles(body);
@@ -594,14 +594,15 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     (ev.has('neighbours') && maxSim >= 0.1) ||
     (ev.has('profile') && c1 >= 0.08) ||
     agree;
-  if (!ranked.length || !placed) {
+  const first = ranked[0];
+  if (!first || !placed) {
     return {
       item: base({ entities: shownEntities, entity_locations: locations, confidence: 0, reasoning: 'No rule, entity, earlier decision or similar note places it' }),
       evidence: [],
       votes: ranked.slice(0, 5),
     };
   }
-  const folder = ranked[0][0];
+  const folder = first[0];
   const n = like.get(folder) ?? 0;
   if (n) reasons.unshift(`like ${n} earlier item${n === 1 ? '' : 's'} you filed in ${folder}`);
   let dest = ruleDest && ruleDest.folder === folder ? renderDestination(ruleDest.rule.destination, vars) : `${folder}/${slugify(title)}.md`;

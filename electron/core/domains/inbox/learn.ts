@@ -12,6 +12,7 @@ import { inboxLearningSchema } from '../../kernel/db/migrations/007_inbox_learni
 import { cosine, normalize, terms, type Profiles, type Vec } from './profiles';
 import { ruleMatches, type Rules } from './rules';
 import type { InboxAction } from './contract';
+import { present } from '../../kernel/errors';
 
 export interface Example {
   id: number;
@@ -217,8 +218,8 @@ export class ExampleStore {
         const seen = new Set<string>();
         for (const w of (`${e.title} ${e.text}`.toLowerCase().match(/[\p{L}][\p{L}\p{N}'’-]*/gu) ?? [])) {
           const ts = terms(w);
-          if (ts.length !== 1) continue;
-          const t = ts[0];
+          const [t] = ts;
+          if (ts.length !== 1 || t === undefined) continue;
           const m = surface.get(t) ?? new Map<string, number>();
           m.set(w.replace(/['’]s$/, ''), (m.get(w) ?? 0) + 1);
           surface.set(t, m);
@@ -233,7 +234,7 @@ export class ExampleStore {
         .map(([t, n]) => ({ t, n, score: n * p.idf(t) }))
         .sort((a, b) => b.score - a.score || a.t.localeCompare(b.t));
       for (const c of candidates) {
-        const word = [...surface.get(c.t)!].sort((a, b) => b[1] - a[1] || a[0].length - b[0].length)[0][0];
+        const word = present([...surface.get(c.t)!].sort((a, b) => b[1] - a[1] || a[0].length - b[0].length)[0], 'a surface form of a supported term')[0];
         if (known.has(`${word}\u0000${folder}`)) break;
         const line = `- anything about ${word} → ${folder}/`;
         // Already a rule that sends these items there: nothing to propose.
@@ -297,8 +298,9 @@ export function memoryVotes(
  * are two outcomes).
  */
 export function learntAdjustment(m: Memory, ranked: Array<[string, number]>): { ranked: Array<[string, number]>; factor: number; swapped?: { from: string; to: string; n: number } } {
-  if (!ranked.length) return { ranked, factor: 1 };
-  const [top, va] = ranked[0];
+  const first = ranked[0];
+  if (!first) return { ranked, factor: 1 };
+  const [top, va] = first;
   let out = ranked;
   let swapped: { from: string; to: string; n: number } | undefined;
   // The folder's own outcomes, else those of the nearest area above it (a weaker prior: four
@@ -322,9 +324,10 @@ export function learntAdjustment(m: Memory, ranked: Array<[string, number]>): { 
       by.set(f, (by.get(f) ?? 0) + (va * c) / tot);
     }
     out = [...by].sort((a, b) => b[1] - a[1] || (a[0] === top ? -1 : b[0] === top ? 1 : a[0].localeCompare(b[0])));
-    if (out[0][0] !== top) swapped = { from: top, to: out[0][0], n: o.corrected.get(out[0][0]) ?? 0 };
+    const lead = out[0]?.[0] ?? top;
+    if (lead !== top) swapped = { from: top, to: lead, n: o.corrected.get(lead) ?? 0 };
   }
-  const chosen = m.outcomes.get(out[0][0]);
+  const chosen = m.outcomes.get(out[0]?.[0] ?? top);
   const n = chosen ? chosen.accepted + [...chosen.corrected.values()].reduce((a, b) => a + b, 0) : 0;
   const factor = chosen && n >= 2 ? Math.min(1, (chosen.accepted + 1) / (n + 2) / 0.85) : 1;
   return { ranked: out, factor, swapped };

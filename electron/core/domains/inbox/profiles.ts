@@ -201,7 +201,8 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
       s.shapes.set(t, (s.shapes.get(t) ?? 0) + 1);
       allShapes.set(t, (allShapes.get(t) ?? 0) + 1);
     }
-    if (personNote(rows[i])) s.persons++;
+    const row = rows[i];
+    if (row && personNote(row)) s.persons++;
     for (const [t, x] of weigh(tf)) {
       s.sum.set(t, (s.sum.get(t) ?? 0) + x);
       s.vocab.add(t);
@@ -253,7 +254,10 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
       return [...score]
         .sort((a, b) => b[1] - a[1] || a[0] - b[0])
         .slice(0, k)
-        .map(([i, sim]) => ({ path: rows[i].path, folder: rows[i].folder, sim }));
+        .flatMap(([i, sim]) => {
+          const r = rows[i];
+          return r ? [{ path: r.path, folder: r.folder, sim }] : [];
+        });
     },
     noteVector(rel) {
       const c = fresh.get(rel);

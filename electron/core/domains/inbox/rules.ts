@@ -57,7 +57,7 @@ function keywords(text: string): string[] {
     .filter((w) => w.length > 1 && !FILLER.has(w));
 }
 
-const quoted = (s: string) => [...s.matchAll(/["“”'‘’`]([^"“”'‘’`]+)["“”'‘’`]/g)].map((m) => m[1].trim()).filter(Boolean);
+const quoted = (s: string) => [...s.matchAll(/["“”'‘’`]([^"“”'‘’`]+)["“”'‘’`]/g)].map((m) => (m[1] ?? '').trim()).filter(Boolean);
 
 const VERB = /\b(contains?|has|have|includes?|mentions?|matches|is|about|with)\b/i;
 
@@ -66,12 +66,12 @@ function parseClause(p: string): Condition[] | undefined {
   const q = quoted(p);
   const subjectTitle = /^\s*(the\s+)?title\b/i.test(p);
   if (/\btag(ged|s)?\b/i.test(p)) {
-    const tags = [...p.matchAll(/#([\p{L}\p{N}_/-]+)/gu)].map((m) => m[1]).concat(q);
+    const tags = [...p.matchAll(/#([\p{L}\p{N}_/-]+)/gu)].map((m) => m[1] ?? '').concat(q);
     return tags.length ? tags.map((t) => ({ kind: 'tag' as const, tag: t.toLowerCase() })) : undefined;
   }
   if (/\b(structure|format)\b/i.test(p) && /\(([^)]+)\)/.test(p)) {
     // "Content matches recipe structure (ingredients + instructions)": every listed word appears.
-    const words = /\(([^)]+)\)/.exec(p)![1].split(/[+,&/]|\band\b/).map((w) => w.trim().toLowerCase()).filter(Boolean);
+    const words = (/\(([^)]+)\)/.exec(p)?.[1] ?? '').split(/[+,&/]|\band\b/).map((w) => w.trim().toLowerCase()).filter(Boolean);
     return [{ kind: 'mentions', words }];
   }
   if (q.length) return q.map((text) => (subjectTitle ? { kind: 'title_contains' as const, text } : { kind: 'content_contains' as const, text }));
@@ -114,16 +114,18 @@ function looksLikeFolder(s: string): boolean {
 export function parseLooseBullet(text: string, out: Rules): boolean {
   const t = text.replace(/\*\*/g, '').trim();
   const m = ARROW.exec(t) ?? GOES.exec(t) ?? FILE_UNDER.exec(t);
-  if (m && looksLikeFolder(m[2])) {
-    const q = quoted(m[1]);
-    const words = q.length ? q.flatMap((x) => keywords(x)) : keywords(m[1]);
+  const [, subject = '', dest = ''] = m ?? [];
+  if (m && looksLikeFolder(dest)) {
+    const q = quoted(subject);
+    const words = q.length ? q.flatMap((x) => keywords(x)) : keywords(subject);
     if (!words.length) return false;
-    out.rules.push({ name: t.length > 60 ? `${t.slice(0, 59)}…` : t, anyOf: [[{ kind: 'mentions', words }]], destination: cleanFolder(m[2]), source: 'bullet' });
+    out.rules.push({ name: t.length > 60 ? `${t.slice(0, 59)}…` : t, anyOf: [[{ kind: 'mentions', words }]], destination: cleanFolder(dest), source: 'bullet' });
     return true;
   }
   const a = MEANS.exec(t);
-  if (a && a[1].trim().split(/\s+/).length <= 4 && a[2].trim().split(/\s+/).length <= 5) {
-    out.aliases.set(normName(a[1]), a[2].trim());
+  const [, short = '', long = ''] = a ?? [];
+  if (a && short.trim().split(/\s+/).length <= 4 && long.trim().split(/\s+/).length <= 5) {
+    out.aliases.set(normName(short), long.trim());
     return true;
   }
   return false;
@@ -141,8 +143,8 @@ function sections(md: string): Section[] {
   for (const line of md.split(/\r?\n/)) {
     if (/^\s*```/.test(line)) fence = !fence;
     const h = fence ? null : /^(#{1,6})\s+(.+?)\s*#*\s*$/.exec(line);
-    if (h) out.push({ level: h[1].length, heading: h[2].trim(), lines: [] });
-    else out[out.length - 1].lines.push(line);
+    if (h) out.push({ level: (h[1] ?? '').length, heading: (h[2] ?? '').trim(), lines: [] });
+    else out.at(-1)?.lines.push(line);
   }
   return out;
 }
@@ -153,7 +155,7 @@ function field(items: string[], name: string): string | undefined {
   const re = new RegExp(`^\\*{0,2}${name}\\*{0,2}\\s*:\\s*\\*{0,2}\\s*(.+)$`, 'i');
   for (const b of items) {
     const m = re.exec(b);
-    if (m) return m[1].trim();
+    if (m) return m[1]?.trim();
   }
   return undefined;
 }
@@ -189,7 +191,8 @@ export function parseRules(md: string): Rules {
       for (const b of items) {
         // "`money/tax` — receipts for the business", "reading-circle/: book group", "**dad/** - Dad's care"
         const m = /^[*_]{0,2}`([^`]+)`[*_]{0,2}\s*(?:—|–|-|:|=>|→)?\s*(.+)$/.exec(b) ?? /^[*_]{0,2}([^\s`*:—–]+?\/?)[*_]{0,2}\s*(?:—|–|\s-|:|=>|→)\s*(.+)$/.exec(b);
-        if (m && looksLikeFolder(m[1])) out.folders.set(cleanFolder(m[1]).replace(/\/$/, ''), m[2].trim());
+        const [, dir = '', what = ''] = m ?? [];
+        if (m && looksLikeFolder(dir)) out.folders.set(cleanFolder(dir).replace(/\/$/, ''), what.trim());
         else out.unparsed.push(b);
       }
       continue;
@@ -241,9 +244,9 @@ function wordTest(item: RuleSubject, aliases: Map<string, string>) {
  * a word rule, mentions none of it, or mentions all of it (then it matches).
  */
 export function partialMention(rule: Rule, item: RuleSubject, aliases: Map<string, string>): number {
-  if (rule.anyOf.length !== 1 || rule.anyOf[0].length !== 1) return 0;
+  if (rule.anyOf.length !== 1 || rule.anyOf[0]?.length !== 1) return 0;
   const c = rule.anyOf[0][0];
-  if (c.kind !== 'mentions' || c.words.length < 2) return 0;
+  if (c?.kind !== 'mentions' || c.words.length < 2) return 0;
   const { lower, has } = wordTest(item, aliases);
   const n = c.words.filter((w) => (w.includes(' ') ? lower.includes(w) : has(w))).length;
   return n < c.words.length ? n / c.words.length : 0;
@@ -283,20 +286,21 @@ export function appendLooseRule(md: string, line: string): string {
   let fence = false;
   let start = -1;
   let level = 0;
-  for (let i = 0; i < lines.length; i++) {
-    if (/^\s*```/.test(lines[i])) fence = !fence;
-    const h = fence ? null : /^(#{1,6})\s+(.+?)\s*#*\s*$/.exec(lines[i]);
+  for (const [i, line] of lines.entries()) {
+    if (/^\s*```/.test(line)) fence = !fence;
+    const h = fence ? null : /^(#{1,6})\s+(.+?)\s*#*\s*$/.exec(line);
     if (!h) continue;
-    if (start >= 0 && h[1].length <= level) {
+    const [, hashes = '', heading = ''] = h;
+    if (start >= 0 && hashes.length <= level) {
       // End of the loose section: insert after its last non-empty line.
       let j = i;
-      while (j > start + 1 && !lines[j - 1].trim()) j--;
+      while (j > start + 1 && !lines[j - 1]?.trim()) j--;
       lines.splice(j, 0, bullet);
       return lines.join('\n') + '\n';
     }
-    if (start < 0 && /\b(loose|other|misc|more)\b.*\brules?\b|^rules?$|^misc/i.test(h[2])) {
+    if (start < 0 && /\b(loose|other|misc|more)\b.*\brules?\b|^rules?$|^misc/i.test(heading)) {
       start = i;
-      level = h[1].length;
+      level = hashes.length;
     }
   }
   if (start >= 0) return [...lines, bullet].join('\n') + '\n';

@@ -32,6 +32,7 @@ export function withoutUrls(text: string): string {
   return text.replace(URL, (u) => {
     const host = /^(?:https?:\/\/)?([^/\s?#]+)/i.exec(u)?.[1] ?? '';
     const parts = host.replace(/^www\./i, '').split('.');
-    return ` ${parts.length > 2 && parts[parts.length - 2].length <= 3 ? parts[parts.length - 3] : parts[0]} `;
+    const second = parts.at(-2) ?? '';
+    return ` ${parts.length > 2 && second.length <= 3 ? parts.at(-3) : parts[0]} `;
   });
 }

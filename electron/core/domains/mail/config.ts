@@ -140,14 +140,16 @@ function parseLevels<L extends string>(raw: unknown, levels: readonly L[]): Reco
         if (k) put(k, o);
       } else if (typeof r === 'string') {
         const m = /^\s*(\w+)\s*[:—–-]\s*(.+)$/.exec(r);
-        if (m) put(m[1], m[2]);
+        const [, key = '', text = ''] = m ?? [];
+        if (m) put(key, text);
       }
     }
   } else if (typeof raw === 'string') {
     // "high: …\nmedium: …" written as one block of prose
     for (const line of raw.split(/\n|(?<=\.)\s+(?=\w+:)/)) {
       const m = /^\s*[-*]?\s*(\w+)\s*[:—–]\s*(.+)$/.exec(line);
-      if (m) put(m[1], m[2]);
+      const [, key = '', text = ''] = m ?? [];
+      if (m) put(key, text);
     }
   } else if (raw && typeof raw === 'object') {
     const o = raw as Record<string, unknown>;
@@ -220,7 +222,7 @@ export function parsePolicyProse(body: string): {
   const toneLine = /^\s*[-*]?\s*(?:\*\*)?tone(?:\*\*)?\s*[:：]\s*(.+)$/im.exec(text)?.[1] ?? items.find((l) => /\b(tone|friendly|formal|warm|concise|polite|plain|direct|casual)\b/i.test(l) && l.split(/\s+/).length <= 25);
   const extLines = items.filter((l) => /\b(external|internal|outside|colleague|team)\b/i.test(l));
   const domains = new Set<string>();
-  for (const l of extLines) for (const m of l.matchAll(/(?:@)?\b((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,})\b/gi)) if (!/\.(md|json|yaml|txt)$/i.test(m[1])) domains.add(m[1].toLowerCase());
+  for (const l of extLines) for (const [, dom = ''] of l.matchAll(/(?:@)?\b((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,})\b/gi)) if (!/\.(md|json|yaml|txt)$/i.test(dom)) domains.add(dom.toLowerCase());
   const automated = items.some((l) => /\b(automated|automatic|no-?reply|do-?not-?reply|notifications?|bots?|mailing lists?|newsletters?|machine)\b/i.test(l) && /\b(never|don't|do not|must not|no)\b[^.]*\b(repl|answer|respond|draft)/i.test(l));
   const noPromise = mustNot.filter((l) => /\b(promise|commit|agree|confirm|offer|guarantee)/i.test(l));
   return {

@@ -89,7 +89,8 @@ export function findDateTimes(text: string, ref: Date, defaultZone?: string): Ar
       // "2027-02-09 15:00 – 16:00 (Europe/Oslo)": the zone after a range applies to both ends
       const tail = text.slice(m.index + m[0].length, m.index + m[0].length + 60);
       const r = new RegExp(String.raw`^\s*(?:[-–—]|to|until)\s*(?:\d{4}-\d{2}-\d{2}[T ])?\d{1,2}:\d{2}(?::\d{2})?\s*(${ZONE_RE})`).exec(tail);
-      if (r && offsetFor(r[1].trim().replace(/^\(|\)$/g, '').trim(), `${m[1]}T${m[2]}:00`) !== undefined) zone = r[1].trim().replace(/^\(|\)$/g, '').trim();
+      const rz = r?.[1]?.trim().replace(/^\(|\)$/g, '').trim();
+      if (rz !== undefined && offsetFor(rz, `${m[1]}T${m[2]}:00`) !== undefined) zone = rz;
     }
     const v = zone ? withZone(local, zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')) : defaultZone ? withZone(local, defaultZone) : undefined;
     if (v) {
@@ -116,7 +117,7 @@ export function findDateTimes(text: string, ref: Date, defaultZone?: string): Ar
     let zone = zm?.[1]?.trim().replace(/^\(|\)$/g, '').trim();
     if (!zone) {
       const r = new RegExp(String.raw`^\s*(?:[-–—]|to|until)\s*\d{1,2}(?::\d{2})?\s*(?:am|pm)?\s*(${ZONE_RE})`, 'i').exec(after);
-      if (r) zone = r[1].trim().replace(/^\(|\)$/g, '').trim();
+      if (r) zone = r[1]?.trim().replace(/^\(|\)$/g, '').trim();
     }
     if (zone && offsetFor(zone, `${best.value}T${t.value}:00`) === undefined) zone = undefined;
     const local = `${best.value}T${t.value}`;

@@ -25,8 +25,9 @@ export function nearestDeadline(text: string, ref: Date): Deadline | undefined {
   // "within 48 hours", "in the next 2 days"
   for (const m of t.matchAll(/\b(?:within|in\s+the\s+next|in)\s+(\d{1,3}|an?|one|two|three|seven)\s+(hours?|days?|working\s+days?|business\s+days?)\b/gi)) {
     const words: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, seven: 7 };
-    const n = /^\d+$/.test(m[1]) ? Number(m[1]) : (words[m[1].toLowerCase()] ?? 1);
-    const days = /hour/i.test(m[2]) ? n / 24 : n;
+    const [, count = '', unit = ''] = m;
+    const n = /^\d+$/.test(count) ? Number(count) : (words[count.toLowerCase()] ?? 1);
+    const days = /hour/i.test(unit) ? n / 24 : n;
     // "arrive within 2 working days" (a payout) is a promise, not an ask: only deadline-ish context counts.
     const before = t.slice(Math.max(0, (m.index ?? 0) - 80), m.index ?? 0);
     if (/\b(arrive|delivered|deliver|reach|processed|refund(?:ed)?|credited|appear)\b[^.\n]*$/i.test(before)) continue;
@@ -36,7 +37,7 @@ export function nearestDeadline(text: string, ref: Date): Deadline | undefined {
   const re = new RegExp(String.raw`\b${DEADLINE_WORDS}\b\s*:?\s*(?:on\s+|the\s+)?([^\n]{0,40})`, 'gi');
   const base = Date.UTC(ref.getUTCFullYear(), ref.getUTCMonth(), ref.getUTCDate());
   for (const m of t.matchAll(re)) {
-    const after = m[1];
+    const after = m[1] ?? '';
     const d = findDates(after, ref)[0];
     // the date must follow the word closely ("by 6 March", "due date: 2026-03-07")
     if (!d || d.index > 14) continue;

@@ -43,13 +43,13 @@ export function firstName(m: MessageRow | undefined): string | undefined {
   const n = m.from?.name?.replace(/["']/g, '').trim();
   if (n && !ORG_WORDS.test(n) && !/[@\d]/.test(n)) {
     const parts = n.includes(',') ? n.split(',').map((x) => x.trim()).reverse() : [n];
-    const first = parts[0].split(/\s+/)[0];
+    const first = parts[0]?.split(/\s+/)[0] ?? '';
     if (/^\p{Lu}[\p{L}'-]+$/u.test(first)) return first;
   }
   // "Thanks,\nAnna" — a short capitalised last line of the message
   const lines = latestText(m.text).split('\n').map((l) => l.trim()).filter(Boolean);
   const last = lines[lines.length - 1] ?? '';
-  if (lines.length > 1 && /^\p{Lu}[\p{L}'-]{1,20}(\s\p{Lu}[\p{L}'-]+)?\.?$/u.test(last) && !ORG_WORDS.test(last)) return last.split(/\s+/)[0].replace(/\.$/, '');
+  if (lines.length > 1 && /^\p{Lu}[\p{L}'-]{1,20}(\s\p{Lu}[\p{L}'-]+)?\.?$/u.test(last) && !ORG_WORDS.test(last)) return (last.split(/\s+/)[0] ?? '').replace(/\.$/, '');
   const local = m.from?.email.split('@')[0] ?? '';
   if (/^[a-z]{3,12}$/i.test(local) && !ROLE_LOCAL.test(local) && !ORG_WORDS.test(local)) return local.charAt(0).toUpperCase() + local.slice(1).toLowerCase();
   return undefined;
@@ -117,7 +117,7 @@ export function answerLine(req: string, stance: 'yes' | 'no' | 'open'): string {
   }
   const m = /^(?:could|can|would|will) you (?:also |please )*(.+)$/i.exec(core) ?? /^(?:please|kindly) (.+)$/i.exec(core);
   if (m) {
-    const act = flipPerson(m[1]).replace(/[.!]+$/, '');
+    const act = flipPerson(m[1] ?? '').replace(/[.!]+$/, '');
     return stance === 'no' ? `I'm afraid I can't ${act} this time.` : `I'll ${act}.`;
   }
   if (/^(are|is|do|does|did|have|has|will|would|can|could|shall|should)\b/i.test(core) || /\?\s*$/.test(req) || /\b(can|could|shall|should) we\b/i.test(core)) {
@@ -189,7 +189,7 @@ export function templateDraft(input: DraftInput, target: MessageRow | undefined)
     lines.pop();
     body = build(lines);
   }
-  if (countWords(body) > p.maxWords) body = [greet, '', lines[0].split(/\s+/).slice(0, Math.max(5, p.maxWords - 12)).join(' '), '', signOff].join('\n');
+  if (countWords(body) > p.maxWords) body = [greet, '', (lines[0] ?? '').split(/\s+/).slice(0, Math.max(5, p.maxWords - 12)).join(' '), '', signOff].join('\n');
   return body;
 }
 

@@ -203,8 +203,9 @@ function labelledLines(text: string): Labelled[] {
   const re = /^[ \t*•>-]*([\p{L}][\p{L}\p{N} #./()'&-]{0,40}?)\s*[:：]\s*(\S.*)$/gmu;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text))) {
-    if (/^(https?|mailto)$/i.test(m[1].trim())) continue;
-    out.push({ label: normLabel(m[1]), value: m[2].trim(), index: m.index, weight: 1 });
+    const [, label = '', value = ''] = m;
+    if (/^(https?|mailto)$/i.test(label.trim())) continue;
+    out.push({ label: normLabel(label), value: value.trim(), index: m.index, weight: 1 });
   }
   // A heading on its own line over a block of values (calendar text: "Guests" / "Location" then lines).
   const ls = text.split('\n');
@@ -212,9 +213,12 @@ function labelledLines(text: string): Labelled[] {
   ls.forEach((l, i) => {
     const head = l.trim();
     // (never the subject, line 0; a block of a few short lines)
-    if (i > 0 && /^\p{Lu}[\p{L}]+(?: [\p{L}]+){0,2}$/u.test(head) && !ls[i - 1].trim() && ls[i + 1]?.trim()) {
+    if (i > 0 && /^\p{Lu}[\p{L}]+(?: [\p{L}]+){0,2}$/u.test(head) && !ls[i - 1]?.trim() && ls[i + 1]?.trim()) {
       const vals: string[] = [];
-      for (let j = i + 1; j < ls.length && ls[j].trim(); j++) vals.push(ls[j].trim());
+      for (const next of ls.slice(i + 1)) {
+        if (!next.trim()) break;
+        vals.push(next.trim());
+      }
       if (vals.length <= 12 && vals.every((v) => v.length <= 80)) out.push({ label: normLabel(head), value: vals.join(', '), index: at, weight: 0.6 });
     }
     at += l.length + 1;
@@ -277,30 +281,34 @@ const firstFilled = (cells: string[]) => cells.find(Boolean) ?? '';
 /** Header → value and label cell → next cell pairs from rows of cells (HTML tables or aligned text). */
 function tablePairs(rows: Array<{ cells: string[]; index: number }>): Labelled[] {
   const out: Labelled[] = [];
-  for (let i = 0; i < rows.length; i++) {
-    const { cells, index } = rows[i];
+  for (const [i, { cells, index }] of rows.entries()) {
     const filled = cells.filter(Boolean);
-    const isHeader = cells.length >= 2 && cells.every((c) => !c || isLabelCell(c)) && rows[i + 1]?.cells.length === cells.length && !rows[i + 1].cells.every((c) => !c || isLabelCell(c));
-    if (!isHeader && filled.length >= 2 && isLabelCell(filled[0]) && filled.length <= 3) {
+    const isHeader = cells.length >= 2 && cells.every((c) => !c || isLabelCell(c)) && rows[i + 1]?.cells.length === cells.length && !rows[i + 1]?.cells.every((c) => !c || isLabelCell(c));
+    const [first = '', second = ''] = filled; // used only when there are two or more
+    if (!isHeader && filled.length >= 2 && isLabelCell(first) && filled.length <= 3) {
       // "Total | | 1,234.00": label cell → the last filled cell (and the next one)
-      out.push({ label: normLabel(filled[0].replace(/[:：]\s*$/, '')), value: filled[filled.length - 1], index, weight: 0.9 });
-      if (filled.length === 3) out.push({ label: normLabel(filled[0]), value: filled[1], index, weight: 0.6 });
+      out.push({ label: normLabel(first.replace(/[:：]\s*$/, '')), value: filled.at(-1) ?? second, index, weight: 0.9 });
+      if (filled.length === 3) out.push({ label: normLabel(first), value: second, index, weight: 0.6 });
     }
     // a header row: every cell a label, followed by rows with the same number of cells
     if (cells.length >= 2 && cells.every((c) => !c || isLabelCell(c))) {
       let end = i + 1;
-      while (end < rows.length && rows[end].cells.length === cells.length && !rows[end].cells.every((c) => !c || isLabelCell(c))) end++;
+      for (;;) {
+        const r = rows[end];
+        if (!r || r.cells.length !== cells.length || r.cells.every((c) => !c || isLabelCell(c))) break;
+        end++;
+      }
       // Line items above summary rows ("Subtotal", "Total"): their "Amount" column is no total.
       const summary = rows.slice(i + 1, end).some((r) => SUMMARY_ROW.test(firstFilled(r.cells)));
-      for (let j = i + 1; j < end; j++) {
-        if (SUMMARY_ROW.test(firstFilled(rows[j].cells))) break;
+      for (const [off, row] of rows.slice(i + 1, end).entries()) {
+        if (SUMMARY_ROW.test(firstFilled(row.cells))) break;
         // A time cell takes its date from another cell of the row ("27MAR2026 | 17:05 GMT").
-        const dateCell = rows[j].cells.find((c) => DATE_IN_CELL.test(c));
+        const dateCell = row.cells.find((c) => DATE_IN_CELL.test(c));
         cells.forEach((h, k) => {
-          let v = rows[j].cells[k];
+          let v = row.cells[k];
           if (!h || !v) return;
           if (dateCell && v !== dateCell && /\b\d{1,2}:\d{2}\b/.test(v) && !DATE_IN_CELL.test(v)) v = `${dateCell} ${v}`;
-          out.push({ label: normLabel(h), value: v, index: rows[j].index, weight: summary ? 0.35 : j === i + 1 ? 0.85 : 0.5 });
+          out.push({ label: normLabel(h), value: v, index: row.index, weight: summary ? 0.35 : off === 0 ? 0.85 : 0.5 });
         });
       }
     }
@@ -417,7 +425,8 @@ function numberOf(raw: string): number | undefined {
  */
 export function dollarCurrency(text: string): string {
   const codes = new Set((text.match(/\b(AUD|CAD|NZD|SGD|HKD|USD)\b/g) ?? []).map((c) => c));
-  return codes.size === 1 ? [...codes][0] : 'USD';
+  const [only] = codes;
+  return codes.size === 1 && only ? only : 'USD';
 }
 
 const currencyOf = (a: { value: { currency: string }; text: string }, dollar: string) => (a.value.currency === 'USD' && !/USD|US\$/.test(a.text) ? dollar : a.value.currency);
@@ -500,19 +509,21 @@ function patternTokens(text: string, re: RegExp): Array<Found<string>> {
   let m: RegExpExecArray | null;
   while ((m = tr.exec(text))) toks.push({ t: m[0].replace(/[.!?]+$/, ''), i: m.index });
   const seen = new Set<number>();
-  for (let k = 0; k < toks.length; k++) {
+  for (const [k, tok] of toks.entries()) {
     for (let n = 1; n <= 3 && k + n <= toks.length; n++) {
-      const span = text.slice(toks[k].i, toks[k + n - 1].i + toks[k + n - 1].t.length);
+      const last = toks[k + n - 1];
+      if (!last) break; // k + n <= toks.length
+      const span = text.slice(tok.i, last.i + last.t.length);
       if (n > 1 && /\n/.test(span)) break;
-      if (seen.has(toks[k].i)) continue;
+      if (seen.has(tok.i)) continue;
       // Repairs the pattern may need: "LX 318" → "LX318", "lis" → "LIS", "TP931" → "TP 931".
       // Upper-casing repairs a designator written in lower case ("lx318"), never a word before a number ("at 07").
       const upOk = /\d/.test(span) && (!/\s/.test(span) ? /[A-Za-z]/.test(span) : span === span.toUpperCase());
       const variants = [span, span.replace(/\s+/g, ''), span.replace(/^([A-Za-z0-9]{2})(\d{1,4})$/, '$1 $2'), ...(upOk ? [span.toUpperCase(), span.replace(/\s+/g, '').toUpperCase()] : [])];
       const ok = variants.find((v) => re.test(v));
       if (ok !== undefined) {
-        out.push({ value: ok, index: toks[k].i, text: span });
-        seen.add(toks[k].i);
+        out.push({ value: ok, index: tok.i, text: span });
+        seen.add(tok.i);
       }
     }
   }
@@ -591,8 +602,7 @@ function tableRows(spec: FieldSpec, tables: string[][][], ajv: Ajv2020, ref: Dat
     return undefined;
   }
   for (const t of tables) {
-    for (let h = 0; h < t.length; h++) {
-      const header = t[h];
+    for (const [h, header] of t.entries()) {
       if (!header.every((c) => !c || isLabelCell(c))) continue;
       const map = header.map((c) => {
         let best: FieldSpec | undefined;
@@ -608,8 +618,7 @@ function tableRows(spec: FieldSpec, tables: string[][][], ajv: Ajv2020, ref: Dat
       });
       if (map.filter(Boolean).length < 2) continue;
       const out: Record<string, unknown>[] = [];
-      for (let r = h + 1; r < t.length; r++) {
-        const row = t[r];
+      for (const row of t.slice(h + 1)) {
         if (row.length !== header.length || SUMMARY_ROW.test(row[0] ?? '') || row.every((c) => !c || isLabelCell(c))) break;
         const item: Record<string, unknown> = {};
         row.forEach((cell, k) => {
@@ -900,7 +909,8 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         for (const sp of spots) {
           const after = text.slice(sp.at, sp.at + 40);
           const m = /^\s*(?:#|no\.?|nr\.?|n[°º]|no°|num(?:ber|éro)?\.?|id|ref(?:erence)?|code)?\s*[:#]?\s*([A-Z0-9][A-Z0-9/_-]{2,})/i.exec(after);
-          if (m && /\d/.test(m[1])) add(spec.kind === 'strings' ? [m[1]] : m[1], 0.3 + 0.4 * sp.w, sp.at);
+          const id = m?.[1];
+          if (id && /\d/.test(id)) add(spec.kind === 'strings' ? [id] : id, 0.3 + 0.4 * sp.w, sp.at);
         }
         break;
       }
@@ -952,7 +962,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
     // A required field takes weaker evidence (a value of its exact pattern/format with no label near it).
     const floor = Array.isArray(schema.required) && (schema.required as unknown[]).includes(spec.name) ? 0.15 : 0.3;
     if (pick && pick.score < floor) pick = undefined;
-    if (pick && used.size && cands[0] !== pick && cands[0].score - pick.score > 0.45) pick = undefined;
+    if (pick && used.size && cands[0] && cands[0] !== pick && cands[0].score - pick.score > 0.45) pick = undefined;
     if (pick) {
       data[spec.name] = pick.value;
       conf[spec.name] = Math.round(Math.min(0.99, pick.score + 0.1) * 100) / 100;

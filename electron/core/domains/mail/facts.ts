@@ -50,7 +50,7 @@ export async function messageFacts(msg: MessageRow, raw: Buffer | undefined): Pr
     try {
       const p = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipHtmlToText: true });
       for (const [k, v] of p.headers) headers[k.toLowerCase()] = headerText(v);
-      const head = raw.subarray(0, Math.min(raw.length, 64 * 1024)).toString('latin1').split(/\r?\n\r?\n/)[0];
+      const head = raw.subarray(0, Math.min(raw.length, 64 * 1024)).toString('latin1').split(/\r?\n\r?\n/)[0] ?? '';
       const date = /^Date:[ \t]*(.+(?:\r?\n[ \t].+)*)/im.exec(head)?.[1];
       if (date) headers['date-raw'] = date.replace(/\s+/g, ' ').trim();
       // mailparser folds List-* headers into one structured `list` entry: keep the raw ones too,

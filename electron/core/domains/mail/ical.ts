@@ -33,7 +33,7 @@ function props(text: string): Prop[] {
       else if (line[i] === ':' && !q) break;
     }
     if (i >= line.length) continue;
-    const [name, ...ps] = line.slice(0, i).split(/;(?=(?:[^"]*"[^"]*")*[^"]*$)/);
+    const [name = '', ...ps] = line.slice(0, i).split(/;(?=(?:[^"]*"[^"]*")*[^"]*$)/);
     const params: Record<string, string> = {};
     for (const p of ps) {
       const eq = p.indexOf('=');
@@ -82,7 +82,7 @@ function displayZone(local: string, tz: string): string | undefined {
   } catch {
     zoneIds = [];
   }
-  for (const city of m[4].split(/\s*,\s*|\s+-\s+/).map((c) => c.trim().replace(/\s+/g, '_')).filter(Boolean)) {
+  for (const city of (m[4] ?? '').split(/\s*,\s*|\s+-\s+/).map((c) => c.trim().replace(/\s+/g, '_')).filter(Boolean)) {
     const id = zoneIds.find((z) => z.toLowerCase().endsWith(`/${city.toLowerCase()}`));
     const v = id ? withZone(local, id) : undefined;
     if (v) return v;

@@ -56,7 +56,7 @@ export function whyNotMail(buf: Buffer, label: string): MailroomError | null {
     if (/^[ \t]/.test(line)) continue;
     const m = /^([\x21-\x39\x3b-\x7e]+):/.exec(line);
     if (!m) return notMail(`"${line.slice(0, 40)}" in its header block is not a header line`);
-    if (COMMON_HEADERS.test(m[1])) known = true;
+    if (COMMON_HEADERS.test(m[1] ?? '')) known = true;
   }
   if (!known) return notMail('its header block has none of From, To, Date, Subject, Message-ID');
   return null;

@@ -75,8 +75,9 @@ export async function ingest(store: MailStore, inbox: InboxRow, items: Iterable<
       parsing = slice.length ? parser.parse(slice, opts.now) : undefined;
       const parsed: Array<{ m: ParsedMessage; source: string; order: number }> = [];
       outcomes.forEach((o, i) => {
-        if (o.ok) parsed.push({ m: o.m, source: current[i].source, order: i });
-        else report.failed.push({ source: current[i].source, error: o.error });
+        const source = current[i]?.source ?? '';
+        if (o.ok) parsed.push({ m: o.m, source, order: i });
+        else report.failed.push({ source, error: o.error });
       });
       opts.onProgress?.({ phase: 'parse', done: done + current.length, total: report.total });
       parsed.sort((a, b) => a.m.createdAt.localeCompare(b.m.createdAt) || a.order - b.order);

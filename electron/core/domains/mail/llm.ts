@@ -41,7 +41,7 @@ export const LLM_TIMEOUT_MS = 30_000;
 export function parseJsonAnswer(text: string): unknown {
   const t = text.trim();
   const fence = /```(?:json)?\s*([\s\S]*?)```/i.exec(t);
-  const cand = fence ? fence[1] : t;
+  const cand = fence?.[1] ?? t;
   try {
     return JSON.parse(cand);
   } catch {
@@ -91,11 +91,12 @@ export function structuredLlm(o: { sample?: (r: SampleRequest) => Promise<string
     const llm = o.llm;
     tries.push(['llm', (req) => openAiJson(llm, req, o.signal)]);
   }
-  if (!tries.length) return undefined;
+  const [firstTry] = tries;
+  if (!firstTry) return undefined;
   const ajv = new Ajv2020({ allErrors: true, strict: false });
   addFormats(ajv);
   const out: StructuredLlm = {
-    generator: tries[0][0],
+    generator: firstTry[0],
     async json<T>(req: JsonRequest): Promise<T> {
       const schema = { ...req.schema };
       delete schema.$id;

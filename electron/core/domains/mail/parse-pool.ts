@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { workerEntry } from '../../kernel/worker-entry';
+import { present } from '../../kernel/errors';
 import { parseRaw, type ParsedMessage } from './parse';
 
 /** A window of raw messages for the parse thread. */
@@ -71,7 +72,7 @@ export function startParseThread(): Parser | undefined {
           waiting.set(id, { resolve, reject });
           worker.postMessage({ id, now: now(), items: items.map((it) => ({ raw: it.raw, seen: it.seen })) } satisfies ParseJob);
         });
-        return reply.results.map((r, i) => (r.ok ? { ok: true, m: { ...r.m, raw: items[i].raw } } : r));
+        return reply.results.map((r, i) => (r.ok ? { ok: true, m: { ...r.m, raw: present(items[i], 'the parsed item').raw } } : r));
       } catch {
         return inlineParser.parse(items, now);
       }

@@ -124,7 +124,7 @@ export function cssLoadsRemote(css: string): boolean {
   if (/(^|[^a-z])(https?:|ftp:)?\/\//.test(n)) return true;
   // Any url()/image-set()/image()/src() whose target is not inline data or a cid: part.
   for (const m of n.matchAll(/(?:url|image-set|-webkit-image-set|image|src|cross-fade|element)\(([^)]*)/g)) {
-    const arg = m[1].replace(/^['"]/, '');
+    const arg = (m[1] ?? '').replace(/^['"]/, '');
     if (!/^(data:|cid:)/.test(arg)) return true;
   }
   return false;
@@ -177,7 +177,7 @@ export function sanitizeMailHtml(html: string): { html: string; remote: boolean 
   });
   // `<style>` is not an allowed tag, so its content is dropped with it; scan it to flag truthfully.
   if (!remote && /<style/i.test(html)) {
-    for (const m of html.matchAll(/<style[^>]*>([\s\S]*?)(<\/style\s*>|$)/gi)) if (cssLoadsRemote(m[1])) remote = true;
+    for (const [, css = ''] of html.matchAll(/<style[^>]*>([\s\S]*?)(<\/style\s*>|$)/gi)) if (cssLoadsRemote(css)) remote = true;
   }
   return { html: clean, remote };
 }

@@ -38,9 +38,12 @@ export function findDates(text: string, ref: Date): Array<Found<string>> {
   };
   let m: RegExpExecArray | null;
   const iso = /\b(\d{4})-(\d{2})-(\d{2})\b/g;
-  while ((m = iso.exec(text))) push(m.index, m[0], +m[1], +m[2], +m[3]);
+  while ((m = iso.exec(text))) push(m.index, m[0], Number(m[1]), Number(m[2]), Number(m[3]));
   const num = /\b(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})\b/g;
-  const nums = [...text.matchAll(num)].map((x) => ({ index: x.index ?? 0, text: x[0], a: +x[1], b: +x[3], sep: x[2], y: x[4].length === 2 ? 2000 + +x[4] : +x[4] }));
+  const nums = [...text.matchAll(num)].map((x) => {
+    const [whole, a = '', sep = '', b = '', y = ''] = x;
+    return { index: x.index ?? 0, text: whole, a: Number(a), b: Number(b), sep, y: y.length === 2 ? 2000 + Number(y) : Number(y) };
+  });
   const monthFirst = numericDateOrder(nums, ref) === 'mdy';
   for (const n of nums) {
     // Impossible readings settle it ("03/15/2025" is month-first, "27/02/2026" day-first); dotted dates are day-first.
@@ -50,28 +53,33 @@ export function findDates(text: string, ref: Date): Array<Found<string>> {
   }
   const dmy = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\.?\\s+(?:of\\s+)?(${MONTH_ALT})\\.?(?:,?\\s+(\\d{4}))?\\b`, 'giu');
   while ((m = dmy.exec(text))) {
-    const mo = MONTHS[m[2].toLowerCase()];
-    const d = +m[1];
-    push(m.index, m[0], m[3] ? +m[3] : yearFor(mo, d), mo, d);
+    const mo = MONTHS[(m[2] ?? '').toLowerCase()];
+    if (mo === undefined) continue; // MONTH_ALT only matches MONTHS keys
+    const d = Number(m[1]);
+    push(m.index, m[0], m[3] ? Number(m[3]) : yearFor(mo, d), mo, d);
   }
   // Airline and ticketing shape: "27MAR2026", "05NOV26"
   const compact = /\b(\d{1,2})(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(\d{4}|\d{2})\b/gi;
-  while ((m = compact.exec(text))) push(m.index, m[0], m[3].length === 2 ? 2000 + +m[3] : +m[3], MONTHS[m[2].toLowerCase()], +m[1]);
+  while ((m = compact.exec(text))) {
+    const [whole, day = '', mon = '', year = ''] = m;
+    push(m.index, whole, year.length === 2 ? 2000 + Number(year) : Number(year), MONTHS[mon.toLowerCase()] ?? NaN, Number(day));
+  }
   const mdy = new RegExp(`\\b(${MONTH_ALT})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(\\d{4}))?\\b`, 'giu');
   while ((m = mdy.exec(text))) {
-    const mo = MONTHS[m[1].toLowerCase()];
-    const d = +m[2];
+    const mo = MONTHS[(m[1] ?? '').toLowerCase()];
+    if (mo === undefined) continue; // MONTH_ALT only matches MONTHS keys
+    const d = Number(m[2]);
     if (out.some((o) => o.index <= m!.index && o.index + o.text.length > m!.index)) continue;
-    push(m.index, m[0], m[3] ? +m[3] : yearFor(mo, d), mo, d);
+    push(m.index, m[0], m[3] ? Number(m[3]) : yearFor(mo, d), mo, d);
   }
   const rel = /\b(today|tomorrow|(?:next\s+|this\s+|on\s+)?(sunday|monday|tuesday|wednesday|thursday|friday|saturday))\b/gi;
   while ((m = rel.exec(text))) {
     const base = new Date(Date.UTC(ref.getUTCFullYear(), ref.getUTCMonth(), ref.getUTCDate()));
-    const w = m[1].toLowerCase();
+    const w = (m[1] ?? '').toLowerCase();
     let add = 0;
     if (w === 'tomorrow') add = 1;
     else if (w !== 'today') {
-      const target = WEEKDAYS.indexOf(m[2].toLowerCase());
+      const target = WEEKDAYS.indexOf((m[2] ?? '').toLowerCase());
       add = (target - base.getUTCDay() + 7) % 7 || 7;
       if (/^next\s/.test(w) && add < 7) add += 0;
     }
@@ -111,12 +119,12 @@ export function findTimes(text: string): Array<Found<string>> {
   const re = /\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)|\b([01]?\d|2[0-3]):([0-5]\d)\b/gi;
   while ((m = re.exec(text))) {
     if (m[3]) {
-      let h = +m[1] % 12;
+      let h = Number(m[1]) % 12;
       if (/^p/i.test(m[3])) h += 12;
-      if (+m[1] > 12) continue;
+      if (Number(m[1]) > 12) continue;
       out.push({ value: `${pad(h)}:${m[2] ?? '00'}`, index: m.index, text: m[0] });
     } else {
-      out.push({ value: `${pad(+m[4])}:${m[5]}`, index: m.index, text: m[0] });
+      out.push({ value: `${pad(Number(m[4]))}:${m[5]}`, index: m.index, text: m[0] });
     }
   }
   return out;
@@ -143,9 +151,9 @@ export function findAmounts(text: string): Array<Found<{ amount: number; currenc
   const re = new RegExp(String.raw`(?:(USD|EUR|GBP|CHF|JPY|CAD|AUD|NZD|SEK|NOK|DKK|(?<![\p{L}])(?:AU|A|CA|C|NZ|US|HK|S)\$|[$€£¥])[ \t\u00a0]{0,8}(${NUM}))|(?:(${NUM})[ \t\u00a0]?(USD|EUR|GBP|CHF|JPY|CAD|AUD|NZD|SEK|NOK|DKK|[€$£¥]|euros?|dollars?)(?![\p{L}]))`, 'giu');
   let m: RegExpExecArray | null;
   while ((m = re.exec(text))) {
-    const curRaw = (m[1] ?? m[4]).toLowerCase();
+    const curRaw = (m[1] ?? m[4] ?? '').toLowerCase();
     const currency = CUR[curRaw] ?? (curRaw.startsWith('euro') ? 'EUR' : curRaw.startsWith('dollar') ? 'USD' : curRaw.toUpperCase());
-    const amount = toNumber((m[2] ?? m[3]).trim());
+    const amount = toNumber((m[2] ?? m[3] ?? '').trim());
     if (amount !== undefined) out.push({ value: { amount, currency }, index: m.index, text: m[0] });
   }
   return out;

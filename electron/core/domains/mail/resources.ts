@@ -20,8 +20,9 @@ export function mailResources(mail: MailService): ResourceTemplateDef[] {
       list: async () => mail.store.listInboxes().map((ib) => ({ uri: `email://inboxes/${encodeURIComponent(ib.id)}`, name: ib.address, description: `Inbox ${ib.address}` })),
       read: async (u) => {
         const s = seg(u);
+        const [id = ''] = s; // read only once the length check below passed
         if (!isEmail(u) || u.host !== 'inboxes' || s.length !== 1) return undefined;
-        const out = mail.inboxDto(mail.store.inbox(s[0]));
+        const out = mail.inboxDto(mail.store.inbox(id));
         mail.contracts.check('resources/inbox', out);
         return out;
       },
@@ -34,13 +35,14 @@ export function mailResources(mail: MailService): ResourceTemplateDef[] {
       list: async () => mail.store.listInboxes().map((ib) => ({ uri: `email://inboxes/${encodeURIComponent(ib.id)}/threads?status=open`, name: `Open threads in ${ib.address}` })),
       read: async (u) => {
         const s = seg(u);
+        const [id = ''] = s; // read only once the length check below passed
         if (!isEmail(u) || u.host !== 'inboxes' || s.length !== 2 || s[1] !== 'threads') return undefined;
         const q = u.searchParams;
         const status = q.get('status') || undefined;
         if (status && !['open', 'closed', 'snoozed'].includes(status)) throw new MailroomError('invalid_argument', `status must be open, closed or snoozed, not '${status}'.`);
         const limit = q.get('limit') ? Number(q.get('limit')) : undefined;
         if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 200)) throw new MailroomError('invalid_argument', 'limit must be a whole number from 1 to 200.');
-        const out = mail.listThreads({ inbox_id: s[0], status: status as ThreadStatus | undefined, label: q.get('label') || undefined, cursor: q.get('cursor') || undefined, limit });
+        const out = mail.listThreads({ inbox_id: id, status: status as ThreadStatus | undefined, label: q.get('label') || undefined, cursor: q.get('cursor') || undefined, limit });
         mail.contracts.check('tools/list_threads.output', out);
         return out;
       },
@@ -56,8 +58,9 @@ export function mailResources(mail: MailService): ResourceTemplateDef[] {
         ),
       read: async (u) => {
         const s = seg(u);
+        const [id = ''] = s; // read only once the length check below passed
         if (!isEmail(u) || u.host !== 'threads' || s.length !== 1) return undefined;
-        const out = mail.threadDto(mail.store.thread(s[0]));
+        const out = mail.threadDto(mail.store.thread(id));
         mail.contracts.check('resources/thread', out);
         return out;
       },
@@ -69,8 +72,9 @@ export function mailResources(mail: MailService): ResourceTemplateDef[] {
       mimeType: 'application/json',
       read: async (u) => {
         const s = seg(u);
+        const [id = ''] = s; // read only once the length check below passed
         if (!isEmail(u) || u.host !== 'messages' || s.length !== 1) return undefined;
-        const out = mail.messageDto(mail.store.message(s[0]));
+        const out = mail.messageDto(mail.store.message(id));
         mail.contracts.check('resources/message', out);
         return out;
       },
@@ -82,8 +86,9 @@ export function mailResources(mail: MailService): ResourceTemplateDef[] {
       mimeType: 'application/json',
       read: async (u) => {
         const s = seg(u);
+        const [id = ''] = s; // read only once the length check below passed
         if (!isEmail(u) || u.host !== 'threads' || s.length !== 2 || s[1] !== 'summary') return undefined;
-        const out = mail.summary(s[0]);
+        const out = mail.summary(id);
         mail.contracts.check('resources/thread_summary', out);
         return out;
       },

@@ -52,7 +52,7 @@ export function mailRoutes(mail: MailService): RouteDef[] {
       const last = page[page.length - 1];
       return {
         threads: page.map((t) => ({ ...threadDto(t), snooze_until: t.snooze_until, unread: t.unread, messages: t.messages, triage: triageOf(t) })),
-        next_cursor: rows.length > limit ? Buffer.from(JSON.stringify({ u: last.updated_at, s: last.seq })).toString('base64url') : null,
+        next_cursor: rows.length > limit && last ? Buffer.from(JSON.stringify({ u: last.updated_at, s: last.seq })).toString('base64url') : null,
       };
     }),
     implement(R.threads, (req) => {

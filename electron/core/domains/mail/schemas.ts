@@ -81,7 +81,7 @@ function inlineRefs(node: unknown): unknown {
   if (typeof obj.$ref === 'string') {
     const ref = obj.$ref;
     const m = /types\.json#\/definitions\/(\w+)$/.exec(ref);
-    if (m) return inlineRefs(structuredClone(TYPES.definitions[m[1]]));
+    if (m) return inlineRefs(structuredClone(TYPES.definitions[m[1] ?? '']));
     const r = /\/contracts\/neuralmail\/(.+)\.json$/.exec(ref);
     if (r) {
       const target = CONTRACT_SCHEMAS.find((s) => s.$id === CONTRACT_BASE + r[1] + '.json');

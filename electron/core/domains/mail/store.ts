@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { MailroomError, invalidArgument } from '../../kernel/errors';
+import { MailroomError, invalidArgument, present } from '../../kernel/errors';
 import { isEmail, isReplySubject, type AttachmentInfo, type ParsedMessage, type Participant } from './parse';
 
 export type ThreadStatus = 'open' | 'closed' | 'snoozed';
@@ -477,7 +477,8 @@ export class MailStore {
     }
     if (linked.size > 0) {
       const ordered = (this.st(`SELECT id FROM mail_threads WHERE id IN (${[...linked].map(() => '?').join(',')}) ORDER BY seq`).all(...linked) as Array<{ id: string }>).map((r) => r.id);
-      const [target, ...others] = ordered;
+      const [first, ...others] = ordered;
+      const target = present(first, 'the oldest linked thread'); // linked holds ids of existing threads
       for (const o of others) this.mergeThread(o, target);
       return target;
     }
@@ -524,13 +525,13 @@ export class MailStore {
       if (ts.length < 2) continue;
       const alive = [...ts];
       for (let i = 1; i < alive.length; i++) {
-        const t = alive[i];
+        const t = present(alive[i], 'a thread of the subject group'); // i < alive.length
         const first = this.st('SELECT subject, in_reply_to, refs FROM mail_messages WHERE thread_id = ? ORDER BY created_at, rowid LIMIT 1').get(t.id) as { subject: string; in_reply_to: string | null; refs: string } | undefined;
         if (!first || !(isReplySubject(first.subject) || first.in_reply_to || first.refs !== '[]')) continue;
         const at = Date.parse(t.first_at);
         const people = new Set(json<Participant[]>(t.participants, []).map((p) => p.email.toLowerCase()).filter((e) => e !== own));
         for (let j = i - 1; j >= 0; j--) {
-          const e = alive[j];
+          const e = present(alive[j], 'an earlier thread of the subject group'); // 0 <= j < i
           const inWindow = at >= Date.parse(e.first_at) - SUBJECT_WINDOW_MS && at <= Date.parse(e.updated_at) + SUBJECT_WINDOW_MS;
           if (inWindow && json<Participant[]>(e.participants, []).some((p) => people.has(p.email.toLowerCase()))) {
             this.mergeThread(t.id, e.id);
@@ -586,7 +587,8 @@ export class MailStore {
       cc_addrs: string;
       created_at: string;
     }>;
-    if (msgs.length === 0) return;
+    const [first] = msgs;
+    if (!first) return;
     const seen = new Map<string, Participant>();
     for (const m of msgs) {
       for (const p of [json<Participant | null>(m.from_addr, null), ...json<Participant[]>(m.to_addrs, []), ...json<Participant[]>(m.cc_addrs, [])]) {
@@ -595,7 +597,6 @@ export class MailStore {
         if (!seen.has(k) || (!seen.get(k)!.name && p.name)) seen.set(k, p);
       }
     }
-    const first = msgs[0];
     const times = msgs.map((m) => m.created_at).sort();
     this.st('UPDATE mail_threads SET subject = ?, participants = ?, first_at = ?, updated_at = ? WHERE id = ?')
       .run(first.subject, JSON.stringify([...seen.values()]), times[0], times[times.length - 1], id);

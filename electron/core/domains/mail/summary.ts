@@ -50,10 +50,10 @@ function sentences(text: string): string[] {
  * first and latest messages and any open questions in the latest inbound one.
  */
 export function summarizeThread(thread: ThreadRow, messages: MessageRow[]): string {
-  if (messages.length === 0) return `Empty thread "${thread.subject}".`;
+  const first = messages.at(0);
+  const last = messages.at(-1);
+  if (!first || !last) return `Empty thread "${thread.subject}".`;
   const people = [...new Set(messages.map(who))];
-  const first = messages[0];
-  const last = messages[messages.length - 1];
   const day = (iso: string) => iso.slice(0, 10);
   const parts: string[] = [];
   parts.push(

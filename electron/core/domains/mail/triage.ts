@@ -5,6 +5,7 @@ import type { MessageRow } from './store';
 import { cosine, idfOf, vectorize, type ConceptTable, type Vec } from './semantic';
 import { containsPhrase, latestText, tokens } from './text';
 import { nearestDeadline } from './deadline';
+import { present } from '../../kernel/errors';
 
 export type Urgency = 'low' | 'medium' | 'high';
 export type Sentiment = 'negative' | 'neutral' | 'positive';
@@ -158,10 +159,11 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
   const exampleVecs: Vec[][] = tax.intents.map((i) => [i.description, ...i.examples].filter(Boolean).map((e) => vectorize(e, table)));
   const idf = idfOf(intentDocs);
   const lex = lexicalScores(tax, `${text} ${sender}`);
-  const scores = tax.intents.map((_, k) => {
-    const sem = cosine(msgVec, intentDocs[k], idf);
-    const ex = Math.max(0, ...exampleVecs[k].map((e) => cosine(msgVec, e, idf)));
-    return 0.35 * lex[k] + 0.45 * sem + 0.2 * ex;
+  // intentDocs, exampleVecs, lex and scores all map tax.intents one-to-one.
+  const scores = intentDocs.map((doc, k) => {
+    const sem = cosine(msgVec, doc, idf);
+    const ex = Math.max(0, ...(exampleVecs[k] ?? []).map((e) => cosine(msgVec, e, idf)));
+    return 0.35 * (lex[k] ?? 0) + 0.45 * sem + 0.2 * ex;
   });
   // The person's own corrections: nearest neighbours among earlier relabels.
   const examples = (ctx.examples ?? []).map((e) => ({ ...e, vec: vectorize(e.text.slice(0, 2000), table) }));
@@ -169,7 +171,7 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
   for (const { e, sim } of nn.slice(0, 3)) {
     if (!e.intent || sim < 0.3) continue;
     const k = tax.intents.findIndex((i) => i.id === e.intent);
-    if (k >= 0) scores[k] += 0.6 * sim;
+    if (k >= 0) scores[k] = (scores[k] ?? 0) + 0.6 * sim;
   }
   // A reply keeps the thread's intent unless the text says otherwise.
   const earlierTri = (ctx.earlier ?? []).map((m) => m.triage as { intent?: string; urgency?: Urgency } | null).filter((t): t is { intent?: string; urgency?: Urgency } => !!t);
@@ -178,20 +180,20 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
     const k = tax.intents.findIndex((i) => i.id === lastTri.intent);
     // A short reply ("Sounds good, see you then") is about what the thread is about.
     const short = (body.match(/\S+/g) ?? []).length < 25;
-    if (k >= 0) scores[k] += short ? 0.2 : 0.06;
+    if (k >= 0) scores[k] = (scores[k] ?? 0) + (short ? 0.2 : 0.06);
   }
   const order = scores.map((s, k) => ({ s, k })).sort((a, b) => b.s - a.s);
-  let best = order[0];
+  let best = present(order[0], 'an intent of the taxonomy'); // taxonomies have at least one intent
   // Near-ties go to the intent listed first in `precedence`.
   if (tax.precedence.length && order.length > 1) {
     const rank = (k: number) => {
-      const r = tax.precedence.indexOf(tax.intents[k].id);
+      const r = tax.precedence.indexOf(tax.intents[k]?.id ?? '');
       return r < 0 ? Infinity : r;
     };
     const close = order.filter((o) => o.s >= best.s * 0.92 && o.s > 0);
     best = close.sort((a, b) => rank(a.k) - rank(b.k) || b.s - a.s)[0] ?? best;
   }
-  const intent = tax.intents[best.k];
+  const intent = present(tax.intents[best.k], 'the best intent');
   const second = order.find((o) => o.k !== best.k)?.s ?? 0;
   const hasIntent = best.s > 0.005;
 
@@ -214,9 +216,9 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
     // inside a sentence leave the message's side of the comparison.
     const plain = `${text.slice(0, 2000)} ${sender}`.replace(/(?<=[\p{Ll},;:]\s+)\p{Lu}\p{Ll}+/gu, ' ');
     const levelVec = vectorize(plain, table);
-    const sims = levelDocs.map((d, i) => (d.size ? 0.5 * cosine(levelVec, d, lidf) + 0.5 * Math.max(0, ...clauses[i].map((c) => cosine(levelVec, c, lidf))) : 0));
+    const sims = levelDocs.map((d, i) => (d.size ? 0.5 * cosine(levelVec, d, lidf) + 0.5 * Math.max(0, ...(clauses[i] ?? []).map((c) => cosine(levelVec, c, lidf))) : 0));
     const mean = sims.reduce((a, b) => a + b, 0) / sims.length;
-    levels.forEach((l, i) => (logit[l] += 4 * (sims[i] - mean)));
+    levels.forEach((l, i) => (logit[l] += 4 * ((sims[i] ?? 0) - mean))); // sims maps levels
   }
   // The person's urgency corrections on similar mail.
   for (const { e, sim } of nn.slice(0, 3)) if (e.urgency && sim >= 0.4) logit[e.urgency] += 1.5 * sim;
@@ -295,7 +297,7 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
     }
   }
   const up = softmax(levels.map((l) => logit[l]));
-  const urgency = levels[up.indexOf(Math.max(...up))];
+  const urgency = present(levels[up.indexOf(Math.max(...up))], 'the most likely urgency'); // up maps levels
 
   // ---- sentiment ----
   // Sign-offs ("Thanks, Amara") say nothing about feeling: drop the last two lines of a longer text.
@@ -305,20 +307,23 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
   const tones = ['negative', 'neutral', 'positive'] as const;
   const sp = tax.sentiment.prose;
   const sCue = tones.map((l) => hits(tax.sentiment.cues[l] ?? []));
-  let neg = feel.neg + 1.5 * sCue[0];
-  let pos = feel.pos + 1.5 * sCue[2];
+  const [negCue = 0, , posCue = 0] = sCue; // one per tone
+  let neg = feel.neg + 1.5 * negCue;
+  let pos = feel.pos + 1.5 * posCue;
   // The person's own definitions: the best-matching clause of each level moves the balance.
   const sDocs = tones.map((l) => [sp[l] ?? '', ...(tax.sentiment.cues[l] ?? [])].join(' '));
-  if (sDocs[0].trim() && sDocs[2].trim()) {
+  if (sDocs[0]?.trim() && sDocs[2]?.trim()) {
     const fv = vectorize(feelText, table);
     const whole = sDocs.map((d) => vectorize(d, table));
     const sidf = idfOf(whole.filter((d) => d.size));
     const sims = sDocs.map((d, i) => {
       const parts = d.split(/\s*[—–;,:]\s*|\.\s+|\bor\b/).filter((c) => c.trim().length > 2).map((c) => vectorize(c, table));
-      return whole[i].size ? 0.5 * cosine(fv, whole[i], sidf) + 0.5 * Math.max(0, ...parts.map((c) => cosine(fv, c, sidf))) : 0;
+      const wv = whole[i];
+      return wv?.size ? 0.5 * cosine(fv, wv, sidf) + 0.5 * Math.max(0, ...parts.map((c) => cosine(fv, c, sidf))) : 0;
     });
-    neg += 3 * (sims[0] - Math.max(sims[1], sims[2]));
-    pos += 3 * (sims[2] - Math.max(sims[1], sims[0]));
+    const [sNeg = 0, sNeu = 0, sPos = 0] = sims; // one per tone
+    neg += 3 * (sNeg - Math.max(sNeu, sPos));
+    pos += 3 * (sPos - Math.max(sNeu, sNeg));
   }
   const sentiment: Sentiment = neg >= 1 && neg - pos >= 0.75 ? 'negative' : pos >= 1 && pos - neg >= 0.75 ? 'positive' : 'neutral';
 

@@ -40,13 +40,13 @@ export class MailUnderstanding {
       }
       let done = 0;
       let sliceStart = performance.now();
-      for (let i = 0; i < threadIds.length; i++) {
+      for (const threadId of threadIds) {
         if (performance.now() - sliceStart > ARRIVAL_TRIAGE_SLICE_MS) {
           await new Promise<void>((r) => setImmediate(r));
           sliceStart = performance.now();
         }
         if (signal.aborted) return;
-        const t = this.p.store.findThread(threadIds[i]);
+        const t = this.p.store.findThread(threadId);
         if (!t) continue;
         const m = [...this.p.store.threadMessages(t.id)].reverse().find((x) => x.direction === 'inbound');
         if (!m || m.triage) continue;

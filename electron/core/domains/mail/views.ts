@@ -87,7 +87,8 @@ export class MailViews {
     const rows = this.p.store.threadsPage({ inboxId: ib.id, status: a.status, label: a.label, updatedAfter: a.updated_after, beforeSeq: c.b, highWater: c.hw, limit: limit + 1 });
     const page = rows.slice(0, limit);
     const out: JsonObject = { threads: page.map((t) => this.threadDto(t)) };
-    if (rows.length > limit) out.next_cursor = this.encodeCursor({ ...c, b: page[page.length - 1].seq });
+    const lastOnPage = page.at(-1);
+    if (rows.length > limit && lastOnPage) out.next_cursor = this.encodeCursor({ ...c, b: lastOnPage.seq });
     return out;
   }
 

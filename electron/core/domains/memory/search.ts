@@ -26,7 +26,7 @@ export function rankMemories(memories: readonly Memory[], opts: SearchOptions): 
   const k1 = 1.2;
   const b = 0.75;
   const scored = pool.map((m, i) => {
-    const d = docs[i];
+    const d = docs[i] ?? []; // docs is pool mapped one-to-one
     let bm25 = 0;
     for (const w of q) {
       const tf = d.filter((x) => x === w).length;

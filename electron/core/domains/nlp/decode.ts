@@ -4,6 +4,7 @@
  */
 import type { EntitySpan, EntityType } from './contract';
 import type { Token } from './tokenize';
+import { present } from '../../kernel/errors';
 
 export function allowedTransition(prev: string | undefined, next: string): boolean {
   if (!next.startsWith('I-')) return true;
@@ -24,7 +25,8 @@ export function viterbi(logProbs: Float32Array | number[], nTokens: number, labe
   const allowed: boolean[][] = labels.map((p) => labels.map((n) => allowedTransition(p, n)));
   let score = new Float64Array(L);
   const back: Int32Array[] = [];
-  for (let j = 0; j < L; j++) score[j] = allowedTransition(undefined, labels[j]) ? logProbs[j] + (trans.start?.[j] ?? 0) : -Infinity;
+  // Numeric reads use `?? NaN`: exactly what an out-of-range read did in the arithmetic before.
+  for (const [j, label] of labels.entries()) score[j] = allowedTransition(undefined, label) ? (logProbs[j] ?? NaN) + (trans.start?.[j] ?? 0) : -Infinity;
   for (let t = 1; t < nTokens; t++) {
     const next = new Float64Array(L);
     const bp = new Int32Array(L);
@@ -32,24 +34,24 @@ export function viterbi(logProbs: Float32Array | number[], nTokens: number, labe
       let best = -Infinity;
       let arg = 0;
       for (let i = 0; i < L; i++) {
-        if (!allowed[i][j]) continue;
-        const s = score[i] + (trans.matrix ? trans.matrix[i][j] : 0);
+        if (!allowed[i]?.[j]) continue;
+        const s = (score[i] ?? NaN) + (trans.matrix ? (trans.matrix[i]?.[j] ?? NaN) : 0);
         if (s > best) {
           best = s;
           arg = i;
         }
       }
-      next[j] = best + logProbs[t * L + j];
+      next[j] = best + (logProbs[t * L + j] ?? NaN);
       bp[j] = arg;
     }
     back.push(bp);
     score = next;
   }
   let last = 0;
-  for (let j = 1; j < L; j++) if (score[j] > score[last]) last = j;
+  for (let j = 1; j < L; j++) if ((score[j] ?? NaN) > (score[last] ?? NaN)) last = j;
   const path = new Array<number>(nTokens);
   path[nTokens - 1] = last;
-  for (let t = nTokens - 1; t > 0; t--) path[t - 1] = back[t - 1][path[t]];
+  for (let t = nTokens - 1; t > 0; t--) path[t - 1] = present(back[t - 1]?.[path[t] ?? NaN], 'a Viterbi back-pointer');
   return path;
 }
 
@@ -59,8 +61,8 @@ export function spansFromPath(text: string, tokens: readonly Token[], path: read
   let cur: { type: EntityType; from: number; to: number; lp: number } | undefined;
   const flush = () => {
     if (!cur) return;
-    const start = tokens[cur.from].start;
-    const end = tokens[cur.to].end;
+    const start = present(tokens[cur.from], 'the first token of a span').start;
+    const end = present(tokens[cur.to], 'the last token of a span').end;
     // Emoji and punctuation are never names, whatever a token classifier says.
     if (!/[\p{L}\p{N}]/u.test(text.slice(start, end))) {
       cur = undefined;
@@ -71,8 +73,8 @@ export function spansFromPath(text: string, tokens: readonly Token[], path: read
     cur = undefined;
   };
   path.forEach((j, t) => {
-    const label = labels[j];
-    const lp = logProbs[t * L + j];
+    const label = present(labels[j], 'the label of a decoded index');
+    const lp = logProbs[t * L + j] ?? NaN;
     if (label.startsWith('B-')) {
       flush();
       cur = { type: label.slice(2) as EntityType, from: t, to: t, lp };

@@ -8,6 +8,7 @@ import { detectPhrases } from './phrases';
 import { tokenize, wordShape, type Token } from './tokenize';
 import * as gz from './gazetteer';
 import type { EntityType } from './contract';
+import { present } from '../../kernel/errors';
 
 export const FEATURE_VERSION = 2;
 
@@ -64,30 +65,30 @@ export function hashFeatures(names: readonly string[], params: FeatureParams): n
 /** Gazetteer tag of each token (`B-PRODUCT`, `I-GPE`, ...) from multi-word phrases, then single words. */
 function gazetteerTags(lower: string[]): string[][] {
   const tags: string[][] = lower.map(() => []);
-  for (let i = 0; i < lower.length; i++) {
+  for (const [i, w] of lower.entries()) {
+    const own = present(tags[i], 'the tags of a token'); // tags maps lower one-to-one
     for (const p of gz.PHRASES) {
       if (p.tokens.length < 2 || i + p.tokens.length > lower.length) continue;
       if (p.tokens.every((t, k) => lower[i + k] === t)) {
-        tags[i].push(`B-${p.type}`);
-        for (let k = 1; k < p.tokens.length; k++) tags[i + k].push(`I-${p.type}`);
+        own.push(`B-${p.type}`);
+        for (let k = 1; k < p.tokens.length; k++) tags[i + k]?.push(`I-${p.type}`);
       }
     }
-    const w = lower[i];
-    if (gz.FIRST_NAMES.has(w)) tags[i].push('first');
-    if (gz.SURNAMES.has(w)) tags[i].push('last');
-    if (gz.TITLES.has(w)) tags[i].push('title');
-    if (gz.ORG_SUFFIXES.has(w)) tags[i].push('orgsfx');
-    if (gz.ORGS.has(w)) tags[i].push('org');
-    if (gz.PRODUCTS.has(w)) tags[i].push('product');
-    if (gz.GPES.has(w)) tags[i].push('gpe');
-    if (gz.MONTHS.has(w)) tags[i].push('month');
-    if (gz.WEEKDAYS.has(w)) tags[i].push('weekday');
-    if (gz.DATE_WORDS.has(w)) tags[i].push('dateword');
-    if (gz.TIME_WORDS.has(w)) tags[i].push('timeword');
-    if (gz.LEX.first.has(w)) tags[i].push('lfirst');
-    if (gz.LEX.last.has(w)) tags[i].push('llast');
-    if (gz.LEX.place.has(w)) tags[i].push('lplace');
-    if (gz.LEX.country.has(w)) tags[i].push('lcountry');
+    if (gz.FIRST_NAMES.has(w)) own.push('first');
+    if (gz.SURNAMES.has(w)) own.push('last');
+    if (gz.TITLES.has(w)) own.push('title');
+    if (gz.ORG_SUFFIXES.has(w)) own.push('orgsfx');
+    if (gz.ORGS.has(w)) own.push('org');
+    if (gz.PRODUCTS.has(w)) own.push('product');
+    if (gz.GPES.has(w)) own.push('gpe');
+    if (gz.MONTHS.has(w)) own.push('month');
+    if (gz.WEEKDAYS.has(w)) own.push('weekday');
+    if (gz.DATE_WORDS.has(w)) own.push('dateword');
+    if (gz.TIME_WORDS.has(w)) own.push('timeword');
+    if (gz.LEX.first.has(w)) own.push('lfirst');
+    if (gz.LEX.last.has(w)) own.push('llast');
+    if (gz.LEX.place.has(w)) own.push('lplace');
+    if (gz.LEX.country.has(w)) own.push('lcountry');
   }
   return tags;
 }
@@ -107,15 +108,18 @@ export function nerFeatureNames(tokens: readonly Token[]): string[][] {
   const lower = tokens.map((t) => t.text.toLowerCase().replace(/[’‘]/g, "'"));
   const shapes = tokens.map((t) => wordShape(t.text));
   const gzt = gazetteerTags(lower);
-  const at = <T>(arr: readonly T[], i: number, pad: T): T => (i >= 0 && i < arr.length ? arr[i] : pad);
+  const at = <T>(arr: readonly T[], i: number, pad: T): T => (i >= 0 && i < arr.length ? (arr[i] ?? pad) : pad);
   // Casing is only informative when the writer uses it: an all-lowercase message says nothing.
   // ALL CAPS says nothing either, and is its own register ("MEETING MOVED TO FRIDAY").
   const wordsWithLetters = tokens.filter((t) => /\p{L}{2,}/u.test(t.text));
   const upper = wordsWithLetters.length >= 2 && wordsWithLetters.every((t) => t.text === t.text.toUpperCase());
   const cased = upper ? 'upper' : tokens.some((t, i) => i > 0 && /^\p{Lu}/u.test(t.text)) ? 'cased' : 'uncased';
   return tokens.map((tok, i) => {
-    const w = lower[i];
-    const f: string[] = [`w:${w}`, `raw:${tok.text}`, `sh:${shapes[i]}`, `doc:${cased}`];
+    // lower, shapes and gzt map tokens one-to-one.
+    const w = present(lower[i], 'the lower-cased token');
+    const shape = present(shapes[i], 'the token shape');
+    const tags = present(gzt[i], 'the gazetteer tags of the token');
+    const f: string[] = [`w:${w}`, `raw:${tok.text}`, `sh:${shape}`, `doc:${cased}`];
     for (let n = 1; n <= 4 && n <= w.length; n++) f.push(`p${n}:${w.slice(0, n)}`, `s${n}:${w.slice(-n)}`);
     const num = numberClass(w);
     if (num) f.push(`num:${num}`);
@@ -123,16 +127,16 @@ export function nerFeatureNames(tokens: readonly Token[]): string[][] {
     if (/^\p{Lu}/u.test(tok.text)) {
       f.push(i === 0 ? 'cap_first' : 'cap_mid', `cap_${cased}`);
       // A capitalised word no list knows: the model must decide from context and shape.
-      if (gzt[i].length === 0) f.push('cap_unknown');
+      if (tags.length === 0) f.push('cap_unknown');
     }
-    for (const g of gzt[i]) f.push(`gz:${g}`);
+    for (const g of tags) f.push(`gz:${g}`);
     for (const d of [-2, -1, 1, 2]) {
       const j = i + d;
       f.push(`w${d}:${at(lower, j, j < 0 ? '<s>' : '</s>')}`, `sh${d}:${at(shapes, j, '_')}`);
-      for (const g of j >= 0 && j < tokens.length ? gzt[j] : []) f.push(`gz${d}:${g}`);
+      for (const g of j >= 0 && j < tokens.length ? (gzt[j] ?? []) : []) f.push(`gz${d}:${g}`);
     }
     f.push(`bw:${at(lower, i - 1, '<s>')}|${w}`, `fw:${w}|${at(lower, i + 1, '</s>')}`);
-    f.push(`sh3:${at(shapes, i - 1, '_')}|${shapes[i]}|${at(shapes, i + 1, '_')}`);
+    f.push(`sh3:${at(shapes, i - 1, '_')}|${shape}|${at(shapes, i + 1, '_')}`);
     return f;
   });
 }

@@ -8,6 +8,7 @@ import { detectPhrases } from './phrases';
 import { tokenize } from './tokenize';
 import * as gz from './gazetteer';
 import { assertSize } from './limits';
+import { present } from '../../kernel/errors';
 
 const RULES: Array<[Intent, RegExp]> = [
   ['GREETING', /^\W*(hi+|hey+|hello|yo|good (morning|afternoon|evening|night)|thanks?|thank you|thx|ty|cheers|bye|see you|gm|sup)\b[^?]{0,25}$/i],
@@ -48,10 +49,13 @@ export function heuristicIntent(text: string): IntentResult {
 export function heuristicEntities(text: string): EntitySpan[] {
   const toks = tokenize(text);
   const out: EntitySpan[] = [];
-  const push = (from: number, to: number, type: EntityType, score: number) =>
-    out.push({ text: text.slice(toks[from].start, toks[to].end), type, start: toks[from].start, end: toks[to].end, score });
+  const push = (from: number, to: number, type: EntityType, score: number) => {
+    const start = present(toks[from], 'the first token of a match').start;
+    const end = present(toks[to], 'the last token of a match').end;
+    out.push({ text: text.slice(start, end), type, start, end, score });
+  };
   for (let i = 0; i < toks.length; i++) {
-    const w = toks[i].text;
+    const w = present(toks[i], 'the current token').text;
     const lw = w.toLowerCase();
     const phrase = gz.PHRASES.find((p) => p.tokens.every((t, k) => toks[i + k]?.text.toLowerCase() === t));
     if (phrase) {
@@ -62,7 +66,7 @@ export function heuristicEntities(text: string): EntitySpan[] {
       i++;
     } else if (/^\d{1,2}:\d{2}$/.test(w) || /^(noon|midnight|tonight)$/i.test(w)) push(i, i, 'TIME', 0.6);
     else if (/^(today|tomorrow|yesterday)$/i.test(w) || /^\d{4}-\d{2}-\d{2}$/.test(w)) push(i, i, 'DATE', 0.6);
-    else if (/^(next|last|this)$/i.test(w) && toks[i + 1] && (gz.WEEKDAYS.has(toks[i + 1].text.toLowerCase()) || /^(week|month|year|quarter)$/i.test(toks[i + 1].text))) {
+    else if (/^(next|last|this)$/i.test(w) && toks[i + 1] && (gz.WEEKDAYS.has(toks[i + 1]?.text.toLowerCase() ?? '') || /^(week|month|year|quarter)$/i.test(toks[i + 1]?.text ?? ''))) {
       push(i, i + 1, 'DATE', 0.6);
       i++;
     } else if (gz.MONTHS.has(lw) && /^[A-Z]/.test(w)) {
@@ -77,10 +81,10 @@ export function heuristicEntities(text: string): EntitySpan[] {
     } else if (gz.PRODUCTS.has(lw)) push(i, i, 'PRODUCT', 0.5);
     else if (gz.GPES.has(lw) && /^\p{Lu}/u.test(w)) push(i, i, 'GPE', 0.5);
     else if (gz.ORGS.has(lw) && /^\p{Lu}/u.test(w)) push(i, i, 'ORG', 0.5);
-    else if (/^\p{Lu}\p{Ll}+/u.test(w) && i > 0 && !/^[.!?]$/.test(toks[i - 1].text)) {
+    else if (/^\p{Lu}\p{Ll}+/u.test(w) && i > 0 && !/^[.!?]$/.test(toks[i - 1]?.text ?? '')) {
       let j = i;
-      while (toks[j + 1] && /^\p{Lu}/u.test(toks[j + 1].text)) j++;
-      const last = toks[j].text.toLowerCase();
+      for (let nx = toks[j + 1]; nx && /^\p{Lu}/u.test(nx.text); nx = toks[j + 1]) j++;
+      const last = present(toks[j], 'the last capitalised token').text.toLowerCase();
       push(i, j, gz.ORG_SUFFIXES.has(last) ? 'ORG' : 'PERSON', 0.3);
       i = j;
     }

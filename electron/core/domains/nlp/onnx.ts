@@ -12,6 +12,7 @@ import { hashFeatures, intentFeatureNames, nerFeatureNames } from './features';
 import { tokenize } from './tokenize';
 import { spansFromPath, viterbi } from './decode';
 import { assertSize } from './limits';
+import { present } from '../../kernel/errors';
 
 const URGENCY = ['low', 'normal', 'high'] as const;
 
@@ -80,7 +81,7 @@ export class OnnxNlp implements Nlp {
   }
 
   async intent(text: string): Promise<IntentResult> {
-    return (await this.intentBatch([text]))[0];
+    return present((await this.intentBatch([text]))[0], 'the intent of the one text asked for');
   }
 
   /** Batched so evaluation and bulk inbox analysis pay one session call. */
@@ -94,26 +95,27 @@ export class OnnxNlp implements Nlp {
     const read = (head: string, i: number): number[] => {
       const h = heads[head];
       if (!h) return [];
-      const data = out[h.output].data as Float32Array;
+      const data = present(out[h.output], `the ${h.output} output of the intent model`).data as Float32Array;
       const n = h.labels.length;
       return Array.from(data.subarray(i * n, (i + 1) * n));
     };
     return texts.map((_, i) => {
       const p = read('intent', i);
       let best = 0;
-      for (let j = 1; j < p.length; j++) if (p[j] > p[best]) best = j;
-      const probs = Object.fromEntries(INTENTS.map((k, j) => [k, round(p[j])])) as Record<Intent, number>;
+      // Numeric reads use `?? NaN`: what a missing head value gave in this arithmetic before.
+      for (let j = 1; j < p.length; j++) if ((p[j] ?? NaN) > (p[best] ?? NaN)) best = j;
+      const probs = Object.fromEntries(INTENTS.map((k, j) => [k, round(p[j] ?? NaN)])) as Record<Intent, number>;
       const save = read('explicit_save', i);
       const urg = read('urgency', i);
       let u = 1;
-      for (let j = 0; j < urg.length; j++) if (urg[j] > urg[u]) u = j;
+      for (let j = 0; j < urg.length; j++) if ((urg[j] ?? NaN) > (urg[u] ?? NaN)) u = j;
       return {
-        intent: INTENTS[best],
-        confidence: round(p[best]),
+        intent: present(INTENTS[best], `intent label ${best}`),
+        confidence: round(p[best] ?? NaN),
         probs,
-        explicitSave: save.length ? round(save[1]) : undefined,
+        explicitSave: save.length ? round(save[1] ?? NaN) : undefined,
         urgency: urg.length
-          ? { label: URGENCY[u], probs: { low: round(urg[0]), normal: round(urg[1]), high: round(urg[2]) } }
+          ? { label: present(URGENCY[u], `urgency label ${u}`), probs: { low: round(urg[0] ?? NaN), normal: round(urg[1] ?? NaN), high: round(urg[2] ?? NaN) } }
           : undefined,
       };
     });
@@ -126,7 +128,7 @@ export class OnnxNlp implements Nlp {
     const { card, session } = this.nerModel;
     const rows = nerFeatureNames(tokens).map((f) => hashFeatures(f, card.features));
     const out = await session.run({ features: toTensor(rows) });
-    const logProbs = out.log_probs.data as Float32Array;
+    const logProbs = present(out.log_probs, 'the log_probs output of the NER model').data as Float32Array;
     const path = viterbi(logProbs, tokens.length, card.labels, { matrix: card.transitions, start: card.start });
     return spansFromPath(text, tokens, path, card.labels, logProbs);
   }

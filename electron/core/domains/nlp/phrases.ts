@@ -173,20 +173,22 @@ function clauses(text: string): string[] {
 }
 
 /** Optimal-string-alignment distance (three rolling rows): enough to tell a typo from another word. */
-const OSA_ROWS = [new Int32Array(16), new Int32Array(16), new Int32Array(16)];
+const OSA_ROWS: [Int32Array, Int32Array, Int32Array] = [new Int32Array(16), new Int32Array(16), new Int32Array(16)];
+/** A typed-array cell; past the row (a word longer than 15 letters) NaN, which no distance test passes, as before. */
+const cell = (row: Int32Array, j: number): number => row[j] ?? NaN;
 function osa(a: string, b: string): number {
   let [prev2, prev, cur] = OSA_ROWS;
   for (let j = 0; j <= b.length; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
     cur[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      let d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2] + 1);
+      let d = Math.min(cell(prev, j) + 1, cell(cur, j - 1) + 1, cell(prev, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, cell(prev2, j - 2) + 1);
       cur[j] = d;
     }
     [prev2, prev, cur] = [prev, cur, prev2];
   }
-  return prev[b.length];
+  return cell(prev, b.length);
 }
 
 /** Save verbs people mistype ("remmeber", "rember", "bookmrk"); "rem…" words may be two edits off. */
@@ -306,14 +308,14 @@ function detect(text: string): PhraseSignals {
   const recall = RECALL_RE.exec(norm);
   const recallRequest = recall !== null && !saveRequest;
   if (recall) {
-    matched.push(recall[1]);
+    matched.push(recall[1] ?? '');
     cues.push('recall');
   }
   const importanceNegated = IMPORTANCE_NEGATED_RE.test(norm);
   const imp = importanceNegated ? null : IMPORTANCE_RE.exec(norm);
   const importanceLevel: 0 | 1 | 2 = imp ? (INTENSIFIED_RE.test(norm) ? 2 : 1) : 0;
   if (imp) {
-    matched.push(imp[1]);
+    matched.push(imp[1] ?? '');
     cues.push(`importance_${importanceLevel}`);
   }
   if (importanceNegated) cues.push('importance_negated');

@@ -38,9 +38,10 @@ export function tokenize(text: string): Token[] {
     }
     // Possessives split off so "Maria's" yields the name "Maria".
     const poss = /^(.+?)(['’][sS])$/u.exec(tok);
-    if (poss && poss[1].length > 1 && /[\p{L}\p{N}]$/u.test(poss[1])) {
-      out.push({ text: poss[1], start: m.index, end: m.index + poss[1].length });
-      out.push({ text: poss[2], start: m.index + poss[1].length, end });
+    const [, stem = '', suffix = ''] = poss ?? [];
+    if (poss && stem.length > 1 && /[\p{L}\p{N}]$/u.test(stem)) {
+      out.push({ text: stem, start: m.index, end: m.index + stem.length });
+      out.push({ text: suffix, start: m.index + stem.length, end });
       continue;
     }
     if (text[end] === '.' && ABBREVIATIONS.has(tok.toLowerCase())) {

@@ -109,9 +109,9 @@ function testLeaf(c: Leaf, item: RoutableItem): boolean {
     case 'in':
       return vs.some((v) => wanted.includes(v));
     case 'contains':
-      return vs.some((v) => v.includes(wanted[0]));
+      return vs.some((v) => wanted[0] !== undefined && v.includes(wanted[0]));
     case 'starts_with':
-      return vs.some((v) => v.startsWith(wanted[0]));
+      return vs.some((v) => wanted[0] !== undefined && v.startsWith(wanted[0]));
     case 'matches': {
       const re = new RegExp(c.value as string, cs ? 'u' : 'iu');
       return values.some((v) => re.test(v));

@@ -143,7 +143,7 @@ export class RouterDispatch {
             return await this.registry.get(adapterId, tool);
           } catch (e) {
             if (!classify(e).retryable || attempt > maxRetries || signal?.aborted) throw e;
-            await this.ctx.clock.sleep(this.backoff[Math.min(attempt - 1, this.backoff.length - 1)], signal);
+            await this.ctx.clock.sleep(this.backoff[Math.min(attempt - 1, this.backoff.length - 1)] ?? 0, signal);
           }
         }
       })().finally(() => this.registryInflight.delete(key));
@@ -306,7 +306,7 @@ export class RouterDispatch {
           const why = c.retryable ? `still failing after ${attempt} attempts` : 'not retryable';
           return { ok: false, result: null, attempts, error: { code, message: `${route.name} → ${adapter.name}/${route.tool} failed (${why}): ${message}` } };
         }
-        await clock.sleep(this.backoff[Math.min(attempt - 1, this.backoff.length - 1)], run.signal);
+        await clock.sleep(this.backoff[Math.min(attempt - 1, this.backoff.length - 1)] ?? 0, run.signal);
       }
     }
   }

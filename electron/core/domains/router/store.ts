@@ -318,7 +318,7 @@ export class RouterStore {
       const env = kv(a.env);
       const headers = kv(a.headers);
       const detected = detectSecretArgs(a.args);
-      const argSecrets = a.arg_secrets.map((s, i) => s || detected[i]);
+      const argSecrets = a.arg_secrets.map((s, i) => s || (detected[i] ?? false));
       if (argSecrets.some((s, i) => s !== a.arg_secrets[i])) dirty = true;
       const params = a.url ? [...new Set([...a.url_secrets, ...detectSecretParams(a.url)])] : [];
       if (params.length !== a.url_secrets.length) dirty = true;

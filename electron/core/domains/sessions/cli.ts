@@ -4,8 +4,9 @@ import { invalidArgument } from '../../kernel/errors';
 import { sessionRoutes, type MessagePriority } from '../../../../shared/contract/sessions';
 
 function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ')).join('\n');
+  const [head = []] = rows;
+  const widths = head.map((_, i) => Math.max(...rows.map((r) => r[i]?.length ?? 0)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ')).join('\n');
 }
 
 async function readStdin(): Promise<string> {

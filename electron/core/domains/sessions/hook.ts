@@ -55,6 +55,7 @@ function parseArgs(argv: string[]): { command?: string; task?: string; dataDir?:
   const out: { command?: string; task?: string; dataDir?: string } = { command: args[0] };
   for (let i = 1; i < args.length; i++) {
     const a = args[i];
+    if (a === undefined) break;
     const eq = a.indexOf('=');
     const [key, inline] = eq > 0 ? [a.slice(0, eq), a.slice(eq + 1)] : [a, undefined];
     const value = () => inline ?? args[++i];

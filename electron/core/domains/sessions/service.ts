@@ -151,7 +151,7 @@ export class SessionService {
     if (sender.kind === 'task') {
       const from = this.store.find(sender.id);
       // Notifications show plain text: drop the markdown punctuation from the first line.
-      const first = text.trim().split('\n')[0].replace(/[`*_#>]/g, '').trim().slice(0, 140);
+      const first = (text.trim().split('\n')[0] ?? '').replace(/[`*_#>]/g, '').trim().slice(0, 140);
       this.ctx.platform.notify({ title: `${from?.name ?? sender.id} → ${target.name}`, body: prio === 'high' ? `(high priority) ${first}` : first });
     }
     return { message_id: r.id, task_id: sessionId, pending: r.pending };
@@ -174,12 +174,13 @@ export class SessionService {
       if (!peers.includes(peerId)) throw new MailroomError('peer_not_found', `Session ${peerId} is not a peer of ${sessionId}. Its peers: ${peers.join(', ') || 'none'}.`, { peers });
       return peerId;
     }
-    if (peers.length === 0) {
+    const [peer] = peers;
+    if (peer === undefined) {
       throw new MailroomError('peer_not_found', `Session ${sessionId} has no linked peer. Link one with \`mailroom session add --peer\`, or use send_to_task with a task id.`, { peers });
     }
     if (peers.length > 1) {
       throw new MailroomError('ambiguous_peer', `Session ${sessionId} has ${peers.length} peers (${peers.join(', ')}); pass peer_id, or use send_to_task.`, { peers }, 409);
     }
-    return peers[0];
+    return peer;
   }
 }

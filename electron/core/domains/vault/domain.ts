@@ -156,9 +156,11 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
   /** Writes journaled before the crash but never committed: commit them now. */
   const recoverPending = async () => {
     const rows = db.prepare('SELECT id, path, message FROM vault_pending ORDER BY id').all() as Array<{ id: number; path: string; message: string }>;
-    if (!rows.length) return;
-    await commit(rows.map((r) => r.path), rows[0].message + ' (recovered)');
-    db.prepare('DELETE FROM vault_pending WHERE id <= ?').run(rows[rows.length - 1].id);
+    const first = rows.at(0);
+    const last = rows.at(-1);
+    if (!first || !last) return;
+    await commit(rows.map((r) => r.path), first.message + ' (recovered)');
+    db.prepare('DELETE FROM vault_pending WHERE id <= ?').run(last.id);
     log.info('committed writes interrupted by a crash', { paths: rows.length });
   };
 

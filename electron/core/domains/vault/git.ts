@@ -113,7 +113,8 @@ export async function openVaultGit(dir: string, opts: { init: boolean; log: Logg
         if (c === null) {
           if (at >= 0) entries.splice(at, 1);
         } else {
-          const entry = { mode: at >= 0 && entries[at].type === 'blob' ? entries[at].mode : c.mode, path: p, oid: c.oid, type: 'blob' as const };
+          const old = entries[at];
+          const entry = { mode: old?.type === 'blob' ? old.mode : c.mode, path: p, oid: c.oid, type: 'blob' as const };
           if (at >= 0) entries[at] = entry;
           else entries.push(entry);
         }
@@ -126,7 +127,8 @@ export async function openVaultGit(dir: string, opts: { init: boolean; log: Logg
     }
     for (const [name, m] of sub) {
       const at = entries.findIndex((e) => e.path === name);
-      const existing = at >= 0 && entries[at].type === 'tree' ? entries[at].oid : undefined;
+      const found = entries[at];
+      const existing = found?.type === 'tree' ? found.oid : undefined;
       const next = await updateTree(existing, m);
       if (next === undefined) {
         if (at >= 0) entries.splice(at, 1);

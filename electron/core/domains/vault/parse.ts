@@ -44,7 +44,7 @@ export function splitFrontmatter(text: string): { frontmatter: JsonObject; body:
   if (!m) return { frontmatter: {}, body: text.replace(/^\uFEFF/, '') };
   try {
     // js-yaml's core schema: real YAML, no custom types, dates stay strings; ~6× faster than `yaml` on cold index.
-    const data: unknown = parseYaml(m[1]);
+    const data: unknown = parseYaml(m[1] ?? ''); // group 1 always takes part
     const fm = data && typeof data === 'object' && !Array.isArray(data) ? (data as JsonObject) : {};
     // Dates become Date objects in some schemas; keep JSON-able values only.
     return { frontmatter: JSON.parse(JSON.stringify(fm)) as JsonObject, body: text.slice(m[0].length) };
@@ -73,13 +73,13 @@ export function parseNote(rel: string, text: string): ParsedNote {
   const { frontmatter, body, error } = splitFrontmatter(text);
   const heading = /^#[ \t]+(.+?)[ \t#]*$/m.exec(body);
   const fmTitle = typeof frontmatter.title === 'string' && frontmatter.title.trim() ? frontmatter.title.trim() : undefined;
-  const title = fmTitle ?? heading?.[1].trim() ?? fileStem(rel);
+  const title = fmTitle ?? heading?.[1]?.trim() ?? fileStem(rel);
   const aliases = [...new Set([...strings(frontmatter.aliases), ...strings(frontmatter.alias)])];
   const plain = stripCode(body);
   const tags = new Set(strings(frontmatter.tags).concat(strings(frontmatter.tag)).map((t) => t.replace(/^#/, '').toLowerCase()));
-  for (const m of plain.matchAll(HASHTAG)) if (!/^\d+$/.test(m[2])) tags.add(m[2].toLowerCase());
+  for (const [, , tag = ''] of plain.matchAll(HASHTAG)) if (!/^\d+$/.test(tag)) tags.add(tag.toLowerCase());
   const links = new Set<string>();
-  for (const m of plain.matchAll(WIKILINK)) links.add(m[1].trim());
+  for (const [, target = ''] of plain.matchAll(WIKILINK)) links.add(target.trim());
   return { title, frontmatter, frontmatterError: error, aliases, tags: [...tags], links: [...links], body };
 }
 
@@ -112,7 +112,7 @@ export function capitalizedPhrases(text: string, max = 40): string[] {
     if (!/\s/.test(m[0].trim()) && !/^[A-Z0-9]{2,}$/.test(m[0]) && (m.index === 0 || /(^|[.!?:\n]\s*|[-*+>#]\s+|\n\s*)$/.test(before))) continue;
     let phrase = m[0].replace(/['’]s$/u, '').replace(/\s+(?:of|de|van|von|la|le|the)$/i, '').trim();
     const words = phrase.split(/\s+/);
-    while (words.length && NOT_NAMES.has(words[0].toLowerCase())) words.shift();
+    while (words[0] !== undefined && NOT_NAMES.has(words[0].toLowerCase())) words.shift();
     phrase = words.join(' ');
     if (!phrase || phrase.length < 2 || NOT_NAMES.has(phrase.toLowerCase())) continue;
     const key = phrase.toLowerCase();

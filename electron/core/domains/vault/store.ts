@@ -113,7 +113,7 @@ export function ftsParts(query: string): string[] {
       if (words?.length) parts.push(`"${words.join(' ')}"`);
       continue;
     }
-    const raw = m[2];
+    const raw = m[2] ?? ''; // the other side of the alternation: always set when group 1 is not
     const prefix = raw.endsWith('*');
     const words = raw.match(/[\p{L}\p{N}]+/gu);
     if (!words) continue;

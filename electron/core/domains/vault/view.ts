@@ -52,7 +52,7 @@ export function wordRanges(text: string, query: string): MatchRange[] {
   for (const w of words) {
     let i = lower.indexOf(w);
     while (i >= 0) {
-      const before = i === 0 ? '' : lower[i - 1];
+      const before = i === 0 ? '' : (lower[i - 1] ?? '');
       if (!/[\p{L}\p{N}]/u.test(before)) out.push([i, i + w.length]);
       i = lower.indexOf(w, i + 1);
     }
@@ -94,7 +94,7 @@ export function wikilinkTargets(body: string): string[] {
   const plain = body.replace(/```[\s\S]*?```/g, ' ').replace(/`[^`\n]*`/g, ' ');
   const out = new Set<string>();
   for (const m of plain.matchAll(WIKILINK)) {
-    const t = m[1].trim();
+    const t = (m[1] ?? '').trim();
     if (t) out.add(t);
   }
   return [...out];
@@ -148,9 +148,10 @@ export function decodeCursor(cursor: string | undefined): string | undefined {
 export function notesPage(index: VaultIndex, folder: string, opts: { deep: boolean; limit: number; cursor?: string }): { notes: Array<NoteRef & { modified: string }>; next_cursor: string | null } {
   const rows = index.notesIn(folder, { deep: opts.deep, after: decodeCursor(opts.cursor), limit: opts.limit + 1 });
   const page = rows.slice(0, opts.limit);
+  const lastOnPage = page.at(-1);
   return {
     notes: page.map((r) => ({ path: r.path, title: r.title, folder: r.folder, modified: new Date(r.mtime_ms).toISOString() })),
-    next_cursor: rows.length > opts.limit ? encodeCursor(page[page.length - 1].path) : null,
+    next_cursor: rows.length > opts.limit && lastOnPage ? encodeCursor(lastOnPage.path) : null,
   };
 }
 
@@ -171,7 +172,7 @@ export function folderTree(index: VaultIndex, folders: string[]): VaultTreeReply
 }
 
 /** The argv that shows `abs` in the OS file manager (MAILROOM_REVEAL_COMMAND overrides: `<cmd> <abs>`). */
-export function revealCommand(abs: string, isDir: boolean, env: NodeJS.ProcessEnv = process.env, platform = process.platform): string[] {
+export function revealCommand(abs: string, isDir: boolean, env: NodeJS.ProcessEnv = process.env, platform = process.platform): [string, ...string[]] {
   if (env.MAILROOM_REVEAL_COMMAND) return [env.MAILROOM_REVEAL_COMMAND, abs];
   if (platform === 'darwin') return isDir ? ['open', abs] : ['open', '-R', abs];
   if (platform === 'win32') return isDir ? ['explorer', abs] : ['explorer', `/select,${abs}`];

@@ -62,7 +62,11 @@ export function createApiRouter(routes: RouteDef[], log: Logger) {
       if (c.def.method !== method) continue;
       const params: Record<string, string> = {};
       try {
-        c.keys.forEach((k, i) => (params[k] = decodePathPart(m[i + 1], `The path segment '${m[i + 1].slice(0, 200)}'`)));
+        // Every key is a `([^/]+)` group, so it always matched a non-empty segment.
+        c.keys.forEach((k, i) => {
+          const seg = m[i + 1] ?? '';
+          params[k] = decodePathPart(seg, `The path segment '${seg.slice(0, 200)}'`);
+        });
         let body: unknown = undefined;
         if (method !== 'GET' && method !== 'DELETE' && !c.def.streamBody) {
           const raw = await readBody(req, c.def.maxBytes ?? (c.def.rawBody ? 512 * 1024 * 1024 : 1024 * 1024));

@@ -171,9 +171,13 @@ export async function runStdioBridge(
   /** Waits as long as the reconnect budget says: exponential within a window, capped, bounded per window. */
   const throttle = async () => {
     const now = Date.now();
-    while (reconnects.length && now - reconnects[0] >= windowMs) reconnects.shift();
+    let oldest = reconnects[0];
+    while (oldest !== undefined && now - oldest >= windowMs) {
+      reconnects.shift();
+      oldest = reconnects[0];
+    }
     let delay = reconnects.length === 0 ? 0 : Math.min(maxMs, baseMs * 2 ** (reconnects.length - 1));
-    if (reconnects.length >= perWindow) delay = Math.max(delay, reconnects[0] + windowMs - now);
+    if (reconnects.length >= perWindow && oldest !== undefined) delay = Math.max(delay, oldest + windowMs - now);
     reconnects.push(now + delay);
     log.info('mcp bridge reconnecting', { attempt: reconnects.length, delayMs: delay });
     if (delay > 0) await sleep(delay);

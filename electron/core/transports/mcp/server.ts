@@ -191,8 +191,8 @@ export function createMcpServer(surface: McpSurface, session: McpSessionInfo = {
       const at = decodeListCursor(request.params?.cursor, surface.resourceTemplates.length);
       const resources: Array<{ uri: string; name: string; mimeType: string; description?: string }> = [];
       try {
-        for (let i = at.t; i < surface.resourceTemplates.length; i++) {
-          const t = surface.resourceTemplates[i];
+        for (const [i, t] of surface.resourceTemplates.entries()) {
+          if (i < at.t) continue;
           const mimeType = t.mimeType ?? 'application/json';
           if (t.listPage) {
             const page = await t.listPage(i === at.t ? at.c : undefined);

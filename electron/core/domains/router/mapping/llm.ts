@@ -72,7 +72,7 @@ export function mappingPrompt(item: RoutableItem, instructions: string, tool: st
 /** Finds the JSON object in a model's answer (models like to wrap it in fences or prose). */
 export function extractJson(text: string): JsonObject {
   const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
-  const body = fenced ? fenced[1] : text;
+  const body = fenced?.[1] ?? text;
   const start = body.indexOf('{');
   const end = body.lastIndexOf('}');
   if (start < 0 || end <= start) throw new Error('the answer holds no JSON object');

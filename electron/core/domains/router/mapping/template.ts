@@ -132,11 +132,12 @@ function applyFilter(v: Value, name: string, a: string | undefined): Value {
 export function evalExpr(expr: string, scope: Scope): Value {
   // Split on pipes that are not inside quotes.
   const parts = expr.match(/(?:[^|"']+|"[^"]*"|'[^']*')+/g) ?? [''];
-  let v = lookup(scope, parts[0]);
+  let v = lookup(scope, parts[0] ?? '');
   for (const f of parts.slice(1)) {
     const m = /^\s*([a-z_]+)\s*(?:\((.*)\))?\s*$/i.exec(f);
     if (!m) throw invalidArgument(`Cannot read the mapping filter "${f.trim()}"; write it as name or name("arg").`);
-    v = applyFilter(v, m[1], m[2]);
+    const [, name = '', arg] = m;
+    v = applyFilter(v, name, arg);
   }
   return v;
 }
@@ -144,7 +145,7 @@ export function evalExpr(expr: string, scope: Scope): Value {
 function render(t: unknown, scope: Scope): Value {
   if (typeof t === 'string') {
     const whole = WHOLE.exec(t);
-    if (whole) return evalExpr(whole[1], scope);
+    if (whole) return evalExpr(whole[1] ?? '', scope);
     if (!t.includes('{{')) return t;
     return t.replace(ANY, (_m, e: string) => {
       const v = evalExpr(e, scope);
