@@ -44,3 +44,4 @@ export function createMail(ctx: CoreContext, deps: { nlp?: Nlp; inbox?: InboxSav
     stop: () => mail.stop(),
   };
 }
+export type { SentEntry } from './outbox';

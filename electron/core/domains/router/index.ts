@@ -63,3 +63,4 @@ export function createRouter(ctx: CoreContext, deps: RouterDeps = {}): Router {
     },
   };
 }
+export type { DistributionRun } from './store';
