@@ -25,6 +25,7 @@ import { inboxExecuteTool } from './tools/inbox_execute';
 import { inboxUndoTool } from './tools/inbox_undo';
 import { clip } from './text';
 import { journalBatches, journalSteps, type JournalBatch, type JournalStep } from './journal';
+import { countRows } from '../../kernel/db';
 
 
 export interface InboxDeps {
@@ -180,7 +181,7 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
         for (const x of results) upsertCache.run(x.detail.item.path, x.hash, now, JSON.stringify(x.detail.item));
       })();
     }
-    const fresh = (db.prepare('SELECT count(*) AS n FROM inbox_analyses WHERE notified = 0').get() as { n: number }).n;
+    const fresh = countRows(db, 'SELECT count(*) AS n FROM inbox_analyses WHERE notified = 0');
     if (fresh > 0) {
       db.prepare('UPDATE inbox_analyses SET notified = 1 WHERE notified = 0').run();
       ctx.platform.notify({ title: 'Mailroom inbox', body: `${fresh} new item${fresh === 1 ? '' : 's'} ready to file` });
@@ -327,7 +328,7 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
     await refreshAnalyses();
     const r = rules();
     const present = new Set(inboxFiles());
-    const rows = db.prepare('SELECT path, result FROM inbox_analyses ORDER BY path').all() as Array<{ path: string; result: string }>;
+    const rows = db.prepare<unknown[], { path: string; result: string }>('SELECT path, result FROM inbox_analyses ORDER BY path').all();
     const items = rows.filter((x) => present.has(x.path)).map((x) => JSON.parse(x.result) as AnalysisItem);
     return {
       items,

@@ -214,11 +214,11 @@ export class InboxJournal {
   async undo(undoId: string): Promise<UndoResult & { touched: string[] }> {
     return this.d.vault.exclusive(async () => {
       const { db } = this.d;
-      const b = db.prepare('SELECT id, kind, status FROM inbox_batches WHERE id = ?').get(undoId) as { id: string; kind: string; status: string } | undefined;
+      const b = db.prepare<unknown[], { id: string; kind: string; status: string }>('SELECT id, kind, status FROM inbox_batches WHERE id = ?').get(undoId);
       if (!b || b.kind !== 'execute') throw notFound(`No executed batch with undo id ${undoId}; undo ids come from inbox_execute.`, { undo_id: undoId }, 'undo_not_found');
       if (b.status === 'undone') throw new MailroomError('conflict', `Batch ${undoId} was already undone.`, { undo_id: undoId });
       if (b.status !== 'done') throw new MailroomError('conflict', `Batch ${undoId} has not finished; restart Mailroom to let it recover, then undo.`);
-      const fwd = db.prepare('SELECT seq, op, src, dst, hash, before_hash, data, before_data, done FROM inbox_steps WHERE batch_id = ? ORDER BY seq DESC').all(undoId) as Step[];
+      const fwd = db.prepare<unknown[], Step>('SELECT seq, op, src, dst, hash, before_hash, data, before_data, done FROM inbox_steps WHERE batch_id = ? ORDER BY seq DESC').all(undoId);
       const changed: string[] = [];
       const rev: Step[] = [];
       for (const s of fwd) {
@@ -246,11 +246,11 @@ export class InboxJournal {
   /** Start-up: roll every interrupted batch forward (steps are idempotent) and commit it. */
   async recover(): Promise<string[]> {
     const { db } = this.d;
-    const running = db.prepare("SELECT id, summary FROM inbox_batches WHERE status = 'running' ORDER BY created_at").all() as Array<{ id: string; summary: string }>;
+    const running = db.prepare<unknown[], { id: string; summary: string }>("SELECT id, summary FROM inbox_batches WHERE status = 'running' ORDER BY created_at").all();
     const out: string[] = [];
     for (const b of running) {
       await this.d.vault.exclusive(async () => {
-        const steps = db.prepare('SELECT seq, op, src, dst, hash, before_hash, data, before_data, done FROM inbox_steps WHERE batch_id = ? ORDER BY seq').all(b.id) as Step[];
+        const steps = db.prepare<unknown[], Step>('SELECT seq, op, src, dst, hash, before_hash, data, before_data, done FROM inbox_steps WHERE batch_id = ? ORDER BY seq').all(b.id);
         const message = ((JSON.parse(b.summary) as { message?: string }).message ?? `Mailroom: batch ${b.id}`) + '\n\n(completed after an interruption)';
         try {
           await this.finish(b.id, steps, message);

@@ -13,6 +13,7 @@ import { cosine, normalize, terms, type Profiles, type Vec } from './profiles';
 import { ruleMatches, type Rules } from './rules';
 import type { InboxAction } from './contract';
 import { present } from '../../kernel/errors';
+import { countRows } from '../../kernel/db';
 
 export interface Example {
   id: number;
@@ -114,7 +115,7 @@ export class ExampleStore {
   }
 
   count(): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM inbox_examples WHERE withdrawn_at IS NULL').get() as { n: number }).n;
+    return countRows(this.db, 'SELECT count(*) AS n FROM inbox_examples WHERE withdrawn_at IS NULL');
   }
 
   /** The labelled examples as exported (label = folder | "delete" | "merge:<path>" | "keep"), oldest first. */
@@ -183,12 +184,12 @@ export class ExampleStore {
   }
 
   suggestions(status: RuleSuggestion['status'] | 'all' = 'open'): RuleSuggestion[] {
-    const rows = this.db.prepare('SELECT id, keyword, folder, line, support, status FROM inbox_rule_suggestions ORDER BY id').all() as RuleSuggestion[];
+    const rows = this.db.prepare<unknown[], RuleSuggestion>('SELECT id, keyword, folder, line, support, status FROM inbox_rule_suggestions ORDER BY id').all();
     return status === 'all' ? rows : rows.filter((r) => r.status === status);
   }
 
   suggestion(id: number): RuleSuggestion | undefined {
-    return this.db.prepare('SELECT id, keyword, folder, line, support, status FROM inbox_rule_suggestions WHERE id = ?').get(id) as RuleSuggestion | undefined;
+    return this.db.prepare<unknown[], RuleSuggestion>('SELECT id, keyword, folder, line, support, status FROM inbox_rule_suggestions WHERE id = ?').get(id);
   }
 
   decide(id: number, status: 'accepted' | 'dismissed'): void {

@@ -47,7 +47,7 @@ export class MailDrafts {
   }
 
   findDraft(id: string): DraftRow | undefined {
-    const r = this.p.store.db.prepare('SELECT * FROM mail_drafts WHERE id = ?').get(id) as Record<string, unknown> | undefined;
+    const r = this.p.store.db.prepare<unknown[], Record<string, unknown>>('SELECT * FROM mail_drafts WHERE id = ?').get(id);
     return r ? this.fromRow(r) : undefined;
   }
 

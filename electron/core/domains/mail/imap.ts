@@ -148,7 +148,7 @@ export class ImapSync {
     const mb = client.mailbox;
     if (!mb) return;
     const uidValidity = String(mb.uidValidity);
-    const pos = db.prepare('SELECT uidvalidity, last_uid FROM mail_sync WHERE inbox_id = ? AND mailbox = ?').get(this.inboxId, mailboxName) as { uidvalidity: string; last_uid: number } | undefined;
+    const pos = db.prepare<unknown[], { uidvalidity: string; last_uid: number }>('SELECT uidvalidity, last_uid FROM mail_sync WHERE inbox_id = ? AND mailbox = ?').get(this.inboxId, mailboxName);
     // A new UIDVALIDITY means the server renumbered: fetch all again (dedup keeps it idempotent).
     let last = pos && pos.uidvalidity === uidValidity ? pos.last_uid : 0;
     const items: RawItem[] = [];

@@ -112,7 +112,7 @@ export async function ingest(store: MailStore, inbox: InboxRow, items: Iterable<
   const threads = new Set<string>();
   for (let i = 0; i < report.message_ids.length; i += 500) {
     const ids = report.message_ids.slice(i, i + 500);
-    const rows = store.db.prepare(`SELECT DISTINCT thread_id FROM mail_messages WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids) as Array<{ thread_id: string }>;
+    const rows = store.db.prepare<unknown[], { thread_id: string }>(`SELECT DISTINCT thread_id FROM mail_messages WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids);
     for (const r of rows) threads.add(r.thread_id);
   }
   report.thread_ids = [...threads];

@@ -205,7 +205,7 @@ export class MailStore {
   deleteInbox(id: string): void {
     const ib = this.inbox(id);
     this.db.transaction(() => {
-      const rows = this.db.prepare('SELECT rowid FROM mail_messages WHERE inbox_id = ?').all(ib.id) as Array<{ rowid: number }>;
+      const rows = this.db.prepare<unknown[], { rowid: number }>('SELECT rowid FROM mail_messages WHERE inbox_id = ?').all(ib.id);
       const del = this.db.prepare('DELETE FROM mail_fts WHERE rowid = ?');
       for (const r of rows) del.run(r.rowid);
       this.db.prepare('DELETE FROM mail_outbox WHERE inbox_id = ?').run(ib.id);
@@ -216,7 +216,7 @@ export class MailStore {
   }
 
   unreadCounts(): Record<string, number> {
-    const rows = this.db.prepare('SELECT inbox_id, count(*) AS n FROM mail_messages WHERE seen = 0 AND direction = \'inbound\' GROUP BY inbox_id').all() as Array<{ inbox_id: string; n: number }>;
+    const rows = this.db.prepare<unknown[], { inbox_id: string; n: number }>('SELECT inbox_id, count(*) AS n FROM mail_messages WHERE seen = 0 AND direction = \'inbound\' GROUP BY inbox_id').all();
     return Object.fromEntries(rows.map((r) => [r.inbox_id, r.n]));
   }
 
@@ -285,8 +285,8 @@ export class MailStore {
     const counts = new Map(
       (
         this.db
-          .prepare(`SELECT thread_id, count(*) AS n, sum(seen = 0 AND direction = 'inbound') AS u FROM mail_messages WHERE thread_id IN (${ids.map(() => '?').join(',')}) GROUP BY thread_id`)
-          .all(...ids) as Array<{ thread_id: string; n: number; u: number }>
+          .prepare<unknown[], { thread_id: string; n: number; u: number }>(`SELECT thread_id, count(*) AS n, sum(seen = 0 AND direction = 'inbound') AS u FROM mail_messages WHERE thread_id IN (${ids.map(() => '?').join(',')}) GROUP BY thread_id`)
+          .all(...ids)
       ).map((r) => [r.thread_id, r]),
     );
     return rows.map((r) => ({ ...this.threadFrom(r), messages: counts.get(r.id)?.n ?? 0, unread: counts.get(r.id)?.u ?? 0 }));
@@ -362,7 +362,7 @@ export class MailStore {
     'rowid, id, inbox_id, thread_id, internet_message_id, in_reply_to, refs, direction, from_addr, to_addrs, cc_addrs, reply_to, subject, text, html, remote_content, attachments, created_at, seen, source, triage';
 
   findMessage(id: string): MessageRow | undefined {
-    const r = this.db.prepare(`SELECT ${MailStore.MSG_COLS} FROM mail_messages WHERE id = ?`).get(id) as RawMessage | undefined;
+    const r = this.db.prepare<unknown[], RawMessage>(`SELECT ${MailStore.MSG_COLS} FROM mail_messages WHERE id = ?`).get(id);
     return r ? this.messageFrom(r) : undefined;
   }
 
@@ -373,7 +373,7 @@ export class MailStore {
   }
 
   messageRaw(id: string): Buffer {
-    const r = this.db.prepare('SELECT raw FROM mail_messages WHERE id = ?').get(id) as { raw: Buffer } | undefined;
+    const r = this.db.prepare<unknown[], { raw: Buffer }>('SELECT raw FROM mail_messages WHERE id = ?').get(id);
     if (!r) throw new MailroomError('message_not_found', `No message '${id}'.`, { message_id: id }, 404);
     return r.raw;
   }
@@ -384,7 +384,7 @@ export class MailStore {
 
   messagesByRowids(rowids: number[]): Map<number, MessageRow> {
     if (rowids.length === 0) return new Map();
-    const rows = this.db.prepare(`SELECT ${MailStore.MSG_COLS} FROM mail_messages WHERE rowid IN (${rowids.map(() => '?').join(',')})`).all(...rowids) as RawMessage[];
+    const rows = this.db.prepare<unknown[], RawMessage>(`SELECT ${MailStore.MSG_COLS} FROM mail_messages WHERE rowid IN (${rowids.map(() => '?').join(',')})`).all(...rowids);
     return new Map(rows.map((r) => [r.rowid, this.messageFrom(r)]));
   }
 

@@ -88,8 +88,8 @@ export class MailUnderstanding {
   /** A person's relabels (Mail page) for this taxonomy, as labelled examples for the next triage. */
   relabelExamples(inboxId: string, taxonomyId: string, exceptId?: string): LabelledExample[] {
     const rows = this.p.store.db
-      .prepare("SELECT id, subject, text, triage FROM mail_messages WHERE inbox_id = ? AND triage IS NOT NULL AND json_extract(triage, '$.relabelled') = 1 ORDER BY rowid DESC LIMIT 500")
-      .all(inboxId) as Array<{ id: string; subject: string; text: string; triage: string }>;
+      .prepare<unknown[], { id: string; subject: string; text: string; triage: string }>("SELECT id, subject, text, triage FROM mail_messages WHERE inbox_id = ? AND triage IS NOT NULL AND json_extract(triage, '$.relabelled') = 1 ORDER BY rowid DESC LIMIT 500")
+      .all(inboxId);
     return rows.flatMap((r) => {
       if (r.id === exceptId) return [];
       const t = JSON.parse(r.triage) as { taxonomy_id?: string; intent?: string; urgency?: Urgency };

@@ -5,6 +5,7 @@ import type { Clock, JsonObject, JsonSchema, SecretBox } from '../../kernel/type
 import { parseCondition, type Condition } from './conditions';
 import type { Adapter, DistributionRow, KeyValue, Mapper, Route, Transport } from './types';
 import { SECRET_MASK, decodeParamName, detectSecretArgs, detectSecretParams, joinUrl, looksSecret, maskArg, splitUrl } from './secrets';
+import { countRows } from '../../kernel/db';
 
 export { SECRET_MASK };
 
@@ -238,7 +239,7 @@ export class RouterStore {
 
   /** The raw stored JSON of an adapter's env (tests prove secrets are sealed at rest). */
   rawAdapterRow(id: string): AdapterRow | undefined {
-    return this.db.prepare('SELECT * FROM mcp_adapters WHERE id = ?').get(id) as AdapterRow | undefined;
+    return this.db.prepare<unknown[], AdapterRow>('SELECT * FROM mcp_adapters WHERE id = ?').get(id);
   }
 
   listAdapters(): Adapter[] {
@@ -331,7 +332,7 @@ export class RouterStore {
 
   deleteAdapter(id: string): void {
     this.adapter(id);
-    const used = this.db.prepare('SELECT name FROM route_rules WHERE adapter_id = ?').all(id) as Array<{ name: string }>;
+    const used = this.db.prepare<unknown[], { name: string }>('SELECT name FROM route_rules WHERE adapter_id = ?').all(id);
     if (used.length) {
       throw new MailroomError('conflict', `The adapter is used by ${used.length} route(s) (${used.map((u) => u.name).join(', ')}); delete or retarget them first.`, { routes: used.map((u) => u.name) });
     }
@@ -375,7 +376,7 @@ export class RouterStore {
   }
 
   route(id: string): Route {
-    const r = this.db.prepare('SELECT * FROM route_rules WHERE id = ?').get(id) as RouteRow | undefined;
+    const r = this.db.prepare<unknown[], RouteRow>('SELECT * FROM route_rules WHERE id = ?').get(id);
     if (!r) throw notFound(`No route with id ${id}. List them with GET /api/routes.`, { id }, ROUTE_NOT_FOUND);
     return this.toRoute(r);
   }
@@ -524,8 +525,8 @@ export class RouterStore {
     const asked = Number(f.limit ?? 100);
     const limit = Number.isFinite(asked) ? Math.max(1, Math.min(1000, Math.trunc(asked))) : 100;
     const rows = this.db
-      .prepare(`SELECT * FROM distributions ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY id DESC LIMIT ?`)
-      .all(...params, limit) as DistRow[];
+      .prepare<unknown[], DistRow>(`SELECT * FROM distributions ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY id DESC LIMIT ?`)
+      .all(...params, limit);
     return rows.map((r) => ({
       ...r,
       retryable: r.retryable === 1,
@@ -535,7 +536,7 @@ export class RouterStore {
   }
 
   countDistributions(): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM distributions').get() as { n: number }).n;
+    return countRows(this.db, 'SELECT COUNT(*) AS n FROM distributions');
   }
 
   /** Distribution runs (one per routing of a set of items), newest first: what History lists. */

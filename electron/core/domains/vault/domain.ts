@@ -155,7 +155,7 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
 
   /** Writes journaled before the crash but never committed: commit them now. */
   const recoverPending = async () => {
-    const rows = db.prepare('SELECT id, path, message FROM vault_pending ORDER BY id').all() as Array<{ id: number; path: string; message: string }>;
+    const rows = db.prepare<unknown[], { id: number; path: string; message: string }>('SELECT id, path, message FROM vault_pending ORDER BY id').all();
     const first = rows.at(0);
     const last = rows.at(-1);
     if (!first || !last) return;

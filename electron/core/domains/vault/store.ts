@@ -5,6 +5,7 @@ import { bodyOf, capitalizedPhrases, normName, parseNote, searchableText, type P
 import { folderOf, isNotePath, listVaultFiles, tryReadVaultFile, vaultFileStat } from './paths';
 import { sha256 } from './fsops';
 import { makeSnippet } from '../../kernel/snippet';
+import { countRows } from '../../kernel/db';
 
 export { makeSnippet };
 
@@ -348,14 +349,14 @@ export class VaultIndex {
     const where = folder === '' ? (opts.deep ? '1' : "folder = ''") : opts.deep ? "(folder = ? OR folder LIKE ? || '/%')" : 'folder = ?';
     const params: unknown[] = folder === '' ? [] : opts.deep ? [folder, folder] : [folder];
     return this.db
-      .prepare(`SELECT path, title, folder, mtime_ms FROM notes WHERE ${where} AND path > ? ORDER BY path LIMIT ?`)
-      .all(...params, opts.after ?? '', opts.limit) as Array<{ path: string; title: string; folder: string; mtime_ms: number }>;
+      .prepare<unknown[], { path: string; title: string; folder: string; mtime_ms: number }>(`SELECT path, title, folder, mtime_ms FROM notes WHERE ${where} AND path > ? ORDER BY path LIMIT ?`)
+      .all(...params, opts.after ?? '', opts.limit);
   }
 
   countIn(folder: string, deep: boolean): number {
     const where = folder === '' ? (deep ? '1' : "folder = ''") : deep ? "(folder = ? OR folder LIKE ? || '/%')" : 'folder = ?';
     const params: unknown[] = folder === '' ? [] : deep ? [folder, folder] : [folder];
-    return (this.db.prepare(`SELECT count(*) AS n FROM notes WHERE ${where}`).get(...params) as { n: number }).n;
+    return countRows(this.db, `SELECT count(*) AS n FROM notes WHERE ${where}`, ...params);
   }
 
   /**

@@ -1,4 +1,4 @@
-export { openDatabase, migrate, type Migration, type OpenOptions } from './open';
+export { openDatabase, migrate, countRows, type Migration, type OpenOptions } from './open';
 export { stateMigrations } from './migrations/index';
 import path from 'node:path';
 import { openDatabase } from './open';

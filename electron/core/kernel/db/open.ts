@@ -62,3 +62,8 @@ export function migrate(db: Database.Database, migrations: Migration[], label = 
   }
   return latest;
 }
+
+/** The `n` of a `SELECT count(*) AS n …` query (0 when it returns no row). */
+export function countRows(db: Database.Database, sql: string, ...params: unknown[]): number {
+  return db.prepare<unknown[], { n: number }>(sql).get(...params)?.n ?? 0;
+}
