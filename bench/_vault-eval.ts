@@ -26,8 +26,21 @@ export const DEV3_SET = path.resolve(path.dirname(new URL(import.meta.url).pathn
 export const DEV4_SET = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'vault-dev4');
 /** A sixth set (a translator's vault: Johnny.Decimal folders, a people folder called Who), written by h-filing3 at the end of its work and measured once. */
 export const DEV5_SET = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'vault-dev5');
-/** A held-out set (written independently of the code); measured when present, never tuned on. */
-export const HELDOUT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'heldout', 'vault-set');
+const FIXTURES = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures');
+/** Every labelled vault set (a folder with `gold.json`) directly under `tests/fixtures/<group>/`. */
+function setsUnder(group: string): string[] {
+  const root = path.join(FIXTURES, group);
+  if (!fs.existsSync(root)) return [];
+  return fs
+    .readdirSync(root)
+    .filter((d) => d.startsWith('vault-set') && fs.existsSync(path.join(root, d, 'gold.json')))
+    .sort()
+    .map((d) => path.join(root, d));
+}
+/** Sets written independently of the code and never tuned on: measured when present. */
+export const HELDOUT_SETS = setsUnder('heldout');
+/** Sets written independently of the code that were held out in rounds 2–3 and became dev sets in round 4 (their misses were studied). */
+export const BLIND_SETS = setsUnder('blind');
 
 export interface Judged {
   path: string;

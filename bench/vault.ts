@@ -13,7 +13,7 @@ import { silentLogger } from '../electron/core/kernel/log';
 import type { CoreContext } from '../electron/core/kernel/types';
 import { resolveConfig } from '../electron/core/host/config';
 import { createNlp } from '../electron/core/domains/nlp';
-import { accuracy, calibration, DEV_SET, DEV2_SET, DEV3_SET, DEV4_SET, evaluateSet, FIXTURE, HELDOUT, highConfidence, keepRate } from './_vault-eval';
+import { accuracy, calibration, DEV_SET, DEV2_SET, DEV3_SET, BLIND_SETS, DEV4_SET, evaluateSet, FIXTURE, HELDOUT_SETS, highConfidence, keepRate } from './_vault-eval';
 import { createCoreContext } from '../electron/core/host/context';
 
 const AREA = 'vault';
@@ -172,8 +172,9 @@ export async function run(): Promise<BenchRow[]> {
       [DEV2_SET, 'in-sample dev2'],
       [DEV3_SET, 'in-sample dev3'],
       [DEV4_SET, 'in-sample dev4'],
-      [HELDOUT, 'held-out'],
-    ] as const) {
+      ...BLIND_SETS.map((d) => [d, 'blind dev (former held-out)'] as const),
+      ...HELDOUT_SETS.map((d) => [d, 'held-out'] as const),
+    ]) {
       if (!fs.existsSync(path.join(dir, 'gold.json'))) continue;
       rows.push(...(await filingRows(dir, label)));
     }
