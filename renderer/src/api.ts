@@ -45,6 +45,9 @@ export class ApiError extends Error implements ErrorShape {
   }
 }
 
+/** What to show a person for a failed call: the owner's message for an API error, else the error as text. */
+export const errorText = (e: unknown): string => (e instanceof ApiError ? e.message : String(e));
+
 async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(bridge.baseUrl + path, {
     method,

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { ApiError, call, routes } from '../api';
+import { call, errorText, routes } from '../api';
 import { runCommand } from '../commands';
 import { useToasts } from './Toasts';
 
@@ -90,7 +90,7 @@ export function CommandPalette() {
   const go = (page: string) => {
     window.location.hash = `#/${page}`;
   };
-  const fail = (e: unknown) => toasts.show({ kind: 'error', title: 'Command failed', body: e instanceof ApiError ? e.message : String(e) });
+  const fail = (e: unknown) => toasts.show({ kind: 'error', title: 'Command failed', body: errorText(e) });
 
   const commands = useMemo<PaletteCommand[]>(() => {
     const typed = query.trim();

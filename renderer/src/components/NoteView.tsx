@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState, type MouseEvent } from 'react';
 import type { VaultNoteView } from '../../../shared/contract/vault';
-import { ApiError, call, routes } from '../api';
+import { ApiError, call, errorText, routes } from '../api';
 import { noteHref, renderNote } from './noteMarkdown';
 
 function fmValue(v: unknown): string {
@@ -50,7 +50,7 @@ export function NoteView({ path, onOpen }: { path: string; onOpen?: (path: strin
       await call(routes.vault.reveal, { body: { path } });
       setRevealed('Shown in your file manager.');
     } catch (e) {
-      setRevealed(e instanceof ApiError ? e.message : String(e));
+      setRevealed(errorText(e));
     }
   };
 

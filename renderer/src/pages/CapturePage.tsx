@@ -1,5 +1,5 @@
 import { useState, type DragEvent } from 'react';
-import { ApiError, call, routes } from '../api';
+import { call, errorText, routes } from '../api';
 
 /**
  * The tray's small capture box: text or dropped files go to the inbox through the same path as
@@ -19,7 +19,7 @@ export function CapturePage() {
       setText('');
       setTitle('');
     } catch (e) {
-      setStatus({ kind: 'error', text: e instanceof ApiError ? e.message : String(e) });
+      setStatus({ kind: 'error', text: errorText(e) });
     }
   };
 

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { HistoryDetail, HistoryEntry, HistoryListReply } from '../../../shared/contract/history';
 import { HubEvent } from '../../../shared/contract';
-import { ApiError, call, routes } from '../api';
+import { call, errorText, routes } from '../api';
 import { EmptyState } from '../components/EmptyState';
 import { useToasts } from '../components/Toasts';
 import { useHubEvent } from '../hub';
@@ -112,7 +112,7 @@ export function HistoryPage() {
       toasts.show({ title: 'Undone', body: `${r.restored.length} file${r.restored.length === 1 ? '' : 's'} back where they were.` });
       reload();
     } catch (e) {
-      setUndoError(e instanceof ApiError ? e.message : String(e));
+      setUndoError(errorText(e));
     } finally {
       setBusy(false);
     }

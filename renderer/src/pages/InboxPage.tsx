@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
-import { ApiError, call, routes } from '../api';
+import { call, errorText, routes } from '../api';
 import { EmptyState } from '../components/EmptyState';
 import { ViewNoteButton } from '../components/NoteView';
 import { useCommand } from '../commands';
@@ -106,7 +106,7 @@ export function InboxPage() {
             run: () => {
               void call(routes.inbox.undo, { body: { undo_id: undoId } })
                 .then(() => toasts.show({ title: 'Undone', body: 'Every file is back where it was.' }))
-                .catch((e: unknown) => toasts.show({ title: 'Undo failed', body: e instanceof ApiError ? e.message : String(e), kind: 'error' }))
+                .catch((e: unknown) => toasts.show({ title: 'Undo failed', body: errorText(e), kind: 'error' }))
                 .finally(() => void reload());
             },
           },
@@ -114,7 +114,7 @@ export function InboxPage() {
       }
       await reload();
     } catch (e) {
-      setBanner({ kind: 'error', text: e instanceof ApiError ? e.message : String(e) });
+      setBanner({ kind: 'error', text: errorText(e) });
     } finally {
       setBusy(false);
     }
@@ -210,7 +210,7 @@ export function InboxPage() {
       const n = await captureDrop(e.dataTransfer);
       if (n) toasts.show({ title: `Captured ${n} item${n === 1 ? '' : 's'} to the inbox` });
     } catch (err) {
-      setBanner({ kind: 'error', text: err instanceof ApiError ? err.message : String(err) });
+      setBanner({ kind: 'error', text: errorText(err) });
     }
   };
 

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ConnectSnippetDto, InfoDto } from '../../../shared/contract';
 import type { SettingsDto } from '../../../shared/contract/settings';
-import { ApiError, call, routes } from '../api';
+import { call, errorText, routes } from '../api';
 import { useOnReconnect } from '../hub';
 import { useRoute } from '../router';
 import { CopyButton } from '../components/CopyButton';
@@ -52,7 +52,7 @@ export function SettingsPage() {
     try {
       setResult(await call(routes.core.connectClaudeDesktop));
     } catch (e) {
-      setError(e instanceof ApiError ? e.message : String(e));
+      setError(errorText(e));
     } finally {
       setBusy(false);
     }

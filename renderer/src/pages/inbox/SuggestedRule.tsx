@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ApiError, call, routes } from '../../api';
+import { call, errorText, routes } from '../../api';
 import type { RuleSuggestion } from '../../../../shared/contract/inbox';
 
 /**
@@ -16,7 +16,7 @@ export function SuggestedRuleCard({ suggestion, onDone }: { suggestion: RuleSugg
       await call(what === 'accept' ? routes.inbox.acceptRule : routes.inbox.dismissRule, { params: { id: String(suggestion.id) }, body: {} });
       onDone(what === 'accept' ? `Added to inbox_rules.md: ${suggestion.line.replace(/^-\s*/, '')}` : 'Suggestion dismissed');
     } catch (e) {
-      setError(e instanceof ApiError ? e.message : String(e));
+      setError(errorText(e));
     } finally {
       setBusy(false);
     }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError, call, routes } from '../../api';
+import { call, errorText, routes } from '../../api';
 import { HubEvent } from '../../../../shared/contract';
 import { useHubEvent, useOnReconnect } from '../../hub';
 import type { InboxList } from '../../../../shared/contract/inbox';
@@ -17,7 +17,7 @@ export function useInbox() {
       setFolders(f.folders);
       setError(null);
     } catch (e) {
-      setError(e instanceof ApiError ? e.message : String(e));
+      setError(errorText(e));
     }
   }, []);
 

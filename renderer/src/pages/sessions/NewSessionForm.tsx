@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ApiError, call, routes } from '../../api';
+import { call, errorText, routes } from '../../api';
 import type { SessionDto } from '../../../../shared/contract/sessions';
 
 export function NewSessionForm({ sessions, onCreated, onCancel }: { sessions: SessionDto[]; onCreated: (t: SessionDto) => void; onCancel: () => void }) {
@@ -17,7 +17,7 @@ export function NewSessionForm({ sessions, onCreated, onCancel }: { sessions: Se
       const t = await call(routes.sessions.create, { body: { name: name.trim(), working_dir: dir.trim(), ...(peer ? { peer } : {}) } });
       onCreated(t);
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : String(err));
+      setError(errorText(err));
     } finally {
       setBusy(false);
     }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError, call, routes } from '../../api';
+import { call, errorText, routes } from '../../api';
 import { useHubEvent, useOnReconnect } from '../../hub';
 import { HubEvent } from '../../../../shared/contract/hub';
 import type { SessionDto, SessionMessageDto } from '../../../../shared/contract/sessions';
@@ -33,7 +33,7 @@ export function SessionDetail({ task, sessions, onRemoved }: { task: SessionDto;
     try {
       await fn();
     } catch (e) {
-      setError(e instanceof ApiError ? e.message : String(e));
+      setError(errorText(e));
     }
   };
 

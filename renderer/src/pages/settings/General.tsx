@@ -1,11 +1,11 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import type { CheckResult, SettingsDto, VaultSwitchDto } from '../../../../shared/contract/settings';
 import { SECRET_MASK } from '../../../../shared/secrets';
-import { ApiError, call, routes } from '../../api';
+import { call, routes } from '../../api';
 import { useHub, useHubEvent } from '../../hub';
+import { useAction } from '../../components/useAction';
 import { HubEvent, type IndexProgressDto } from '../../../../shared/contract';
 
-const errText = (e: unknown) => (e instanceof ApiError ? e.message : String(e));
 
 function Result({ r, testId }: { r: CheckResult | string | null; testId?: string }) {
   if (!r) return null;
@@ -35,25 +35,24 @@ function Card({ id, title, children }: { id: string; title: string; children: Re
 /** The vault: choose a folder by path, validated by the owner, which then restarts on it and re-indexes. */
 export function VaultSetting({ s }: { s: SettingsDto }) {
   const [path, setPath] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useAction();
   const [msg, setMsg] = useState<CheckResult | string | null>(null);
   const { status } = useHub();
   const [switching, setSwitching] = useState<VaultSwitchDto | null>(null);
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setMsg(null);
-    try {
-      const r = await call(routes.settings.vault, { body: { path: path.trim() } });
-      if (r.restarting) setSwitching(r);
-      else setMsg({ ok: true, message: `Saved: ${r.path} (${r.notes} notes).` });
-      setPath('');
-    } catch (err) {
-      setMsg(errText(err));
-    } finally {
-      setBusy(false);
-    }
+    void run(
+      'save',
+      async (): Promise<CheckResult | null> => {
+        const r = await call(routes.settings.vault, { body: { path: path.trim() } });
+        setPath('');
+        if (!r.restarting) return { ok: true, message: `Saved: ${r.path} (${r.notes} notes).` };
+        setSwitching(r);
+        return null;
+      },
+      setMsg,
+    );
   };
 
   const [progress, setProgress] = useState<IndexProgressDto | null>(null);
@@ -88,9 +87,9 @@ export function VaultSetting({ s }: { s: SettingsDto }) {
           <code data-testid="vault-path">{s.vault.path}</code>
         </dd>
       </dl>
-      <form className="toolbar" onSubmit={(e) => void submit(e)}>
+      <form className="toolbar" onSubmit={submit}>
         <input className="input grow" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/you/notes" aria-label="Vault folder" />
-        <button className="btn btn-primary" disabled={busy || !path.trim() || !!switching}>
+        <button className="btn btn-primary" disabled={!!busy || !path.trim() || !!switching}>
           {busy ? 'Checking…' : 'Use this folder'}
         </button>
       </form>
@@ -141,42 +140,30 @@ export function AddressSetting({ s }: { s: SettingsDto }) {
 
 export function GitSetting({ s, reload }: { s: SettingsDto; reload: () => void }) {
   const [url, setUrl] = useState(s.git_remote ?? '');
-  const [busy, setBusy] = useState<string | null>(null);
+  const { busy, run } = useAction();
   const [msg, setMsg] = useState<CheckResult | string | null>(null);
-  const save = async (e: FormEvent) => {
+  const save = (e: FormEvent) => {
     e.preventDefault();
-    setBusy('save');
-    setMsg(null);
-    try {
-      await call(routes.settings.gitRemote, { body: { url: url.trim() } });
-      setMsg({ ok: true, message: url.trim() ? 'Saved. Every change Mailroom commits is pushed there.' : 'Removed: changes stay in the local git history only.' });
-      reload();
-    } catch (err) {
-      setMsg(errText(err));
-    } finally {
-      setBusy(null);
-    }
+    void run(
+      'save',
+      async (): Promise<CheckResult> => {
+        await call(routes.settings.gitRemote, { body: { url: url.trim() } });
+        reload();
+        return { ok: true, message: url.trim() ? 'Saved. Every change Mailroom commits is pushed there.' : 'Removed: changes stay in the local git history only.' };
+      },
+      setMsg,
+    );
   };
-  const test = async () => {
-    setBusy('test');
-    setMsg(null);
-    try {
-      setMsg(await call(routes.settings.testGitRemote, { body: { url: url.trim() } }));
-    } catch (err) {
-      setMsg(errText(err));
-    } finally {
-      setBusy(null);
-    }
-  };
+  const test = () => void run('test', () => call(routes.settings.testGitRemote, { body: { url: url.trim() } }), setMsg);
   return (
     <Card id="git" title="Git remote">
       <p className="muted">Mailroom commits every change it makes in the vault. With a remote, it pushes each commit there too (an https URL; put a token in it as the password if the server needs one).</p>
-      <form className="toolbar" onSubmit={(e) => void save(e)}>
+      <form className="toolbar" onSubmit={save}>
         <input className="input grow" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://git.example.com/you/notes.git" aria-label="Git remote URL" />
         <button className="btn btn-primary" disabled={!!busy}>
           {busy === 'save' ? 'Saving…' : 'Save'}
         </button>
-        <button type="button" className="btn" onClick={() => void test()} disabled={!!busy || !url.trim()}>
+        <button type="button" className="btn" onClick={test} disabled={!!busy || !url.trim()}>
           {busy === 'test' ? 'Pushing…' : 'Test push'}
         </button>
       </form>
@@ -189,39 +176,27 @@ export function LlmSetting({ s, reload }: { s: SettingsDto; reload: () => void }
   const [baseUrl, setBaseUrl] = useState(s.llm?.base_url ?? '');
   const [model, setModel] = useState(s.llm?.model ?? '');
   const [key, setKey] = useState('');
-  const [busy, setBusy] = useState<string | null>(null);
+  const { busy, run } = useAction();
   const [msg, setMsg] = useState<CheckResult | string | null>(null);
   const body = () => ({ base_url: baseUrl.trim(), model: model.trim(), ...(key ? { api_key: key } : {}) });
-  const save = async (e: FormEvent) => {
+  const save = (e: FormEvent) => {
     e.preventDefault();
-    setBusy('save');
-    setMsg(null);
-    try {
-      await call(routes.settings.llm, { body: body() });
-      setKey('');
-      setMsg({ ok: true, message: baseUrl.trim() ? 'Saved. Drafting and mapping use this model when the client offers none.' : 'Removed: Mailroom uses its templates and on-device models only.' });
-      reload();
-    } catch (err) {
-      setMsg(errText(err));
-    } finally {
-      setBusy(null);
-    }
+    void run(
+      'save',
+      async (): Promise<CheckResult> => {
+        await call(routes.settings.llm, { body: body() });
+        setKey('');
+        reload();
+        return { ok: true, message: baseUrl.trim() ? 'Saved. Drafting and mapping use this model when the client offers none.' : 'Removed: Mailroom uses its templates and on-device models only.' };
+      },
+      setMsg,
+    );
   };
-  const test = async () => {
-    setBusy('test');
-    setMsg(null);
-    try {
-      setMsg(await call(routes.settings.testLlm, { body: body() }));
-    } catch (err) {
-      setMsg(errText(err));
-    } finally {
-      setBusy(null);
-    }
-  };
+  const test = () => void run('test', () => call(routes.settings.testLlm, { body: body() }), setMsg);
   return (
     <Card id="llm" title="Language model">
       <p className="muted">Optional. An OpenAI-compatible endpoint — a local Ollama or LM Studio, or a hosted one — for drafting replies and mapping routes. Without it Mailroom uses templates and its small on-device models.</p>
-      <form onSubmit={(e) => void save(e)}>
+      <form onSubmit={save}>
         <div className="form-grid">
           <label>
             Base URL
@@ -250,7 +225,7 @@ export function LlmSetting({ s, reload }: { s: SettingsDto; reload: () => void }
           <button className="btn btn-primary" disabled={!!busy}>
             {busy === 'save' ? 'Saving…' : 'Save'}
           </button>
-          <button type="button" className="btn" onClick={() => void test()} disabled={!!busy || !baseUrl.trim() || !model.trim()}>
+          <button type="button" className="btn" onClick={test} disabled={!!busy || !baseUrl.trim() || !model.trim()}>
             {busy === 'test' ? 'Asking the model…' : 'Test'}
           </button>
         </div>

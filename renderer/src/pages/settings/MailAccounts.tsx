@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { ImapSyncState, InboxView, MailTestBody, MailTestResult } from '../../../../shared/contract/mail';
-import { ApiError, call, routes } from '../../api';
+import { call, errorText, routes } from '../../api';
 import { HubEvent } from '../../../../shared/contract';
 import { useHubEvent, useOnReconnect } from '../../hub';
+import { useAction } from '../../components/useAction';
 
-const errText = (e: unknown) => (e instanceof ApiError ? e.message : String(e));
 
 function ago(iso: string): string {
   const s = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
@@ -113,7 +113,7 @@ function TestResult({ r, testId }: { r: MailTestResult | string | null; testId: 
 /** Add or edit the IMAP + SMTP account of one inbox. */
 function AccountForm({ editing, onDone }: { editing: InboxView | null; onDone: (saved: boolean) => void }) {
   const [f, setF] = useState<FormState>(editing ? formOf(editing) : blank);
-  const [busy, setBusy] = useState<string | null>(null);
+  const { busy, run } = useAction();
   const [error, setError] = useState<string | null>(null);
   const [imapTest, setImapTest] = useState<MailTestResult | string | null>(null);
   const [smtpTest, setSmtpTest] = useState<MailTestResult | string | null>(null);
@@ -135,41 +135,31 @@ function AccountForm({ editing, onDone }: { editing: InboxView | null; onDone: (
       };
     });
 
-  const test = async (kind: 'imap' | 'smtp') => {
-    const setR = kind === 'imap' ? setImapTest : setSmtpTest;
-    setR(null);
-    setBusy(`test-${kind}`);
-    try {
-      const body: MailTestBody = kind === 'imap' ? { kind, settings: imapOf(f), inbox_id: editing?.id } : { kind, settings: smtpOf(f), inbox_id: editing?.id };
-      setR(await call(routes.mail.testAccount, { body }));
-    } catch (e) {
-      setR(errText(e));
-    } finally {
-      setBusy(null);
-    }
+  const test = (kind: 'imap' | 'smtp') => {
+    const body: MailTestBody = kind === 'imap' ? { kind, settings: imapOf(f), inbox_id: editing?.id } : { kind, settings: smtpOf(f), inbox_id: editing?.id };
+    void run(`test-${kind}`, () => call(routes.mail.testAccount, { body }), kind === 'imap' ? setImapTest : setSmtpTest);
   };
 
-  const save = async (e: FormEvent) => {
+  const save = (e: FormEvent) => {
     e.preventDefault();
-    setError(null);
-    setBusy('save');
-    try {
-      let id = editing?.id;
-      if (!id) id = (await call(routes.mail.createInbox, { body: { address: f.address.trim(), ...(f.name.trim() ? { name: f.name.trim() } : {}) } })).id;
-      await call(routes.mail.updateInbox, {
-        params: { id },
-        body: {
-          name: f.name.trim() || null,
-          imap: f.imapOn ? imapOf(f) : null,
-          smtp: f.smtpOn ? smtpOf(f) : null,
-        },
-      });
-      onDone(true);
-    } catch (err) {
-      setError(errText(err));
-    } finally {
-      setBusy(null);
-    }
+    void run(
+      'save',
+      async () => {
+        let id = editing?.id;
+        if (!id) id = (await call(routes.mail.createInbox, { body: { address: f.address.trim(), ...(f.name.trim() ? { name: f.name.trim() } : {}) } })).id;
+        await call(routes.mail.updateInbox, {
+          params: { id },
+          body: {
+            name: f.name.trim() || null,
+            imap: f.imapOn ? imapOf(f) : null,
+            smtp: f.smtpOn ? smtpOf(f) : null,
+          },
+        });
+        onDone(true);
+        return null;
+      },
+      setError,
+    );
   };
 
   const stored = (has: boolean | undefined) => (has ? 'stored — leave empty to keep it' : '');
@@ -177,7 +167,7 @@ function AccountForm({ editing, onDone }: { editing: InboxView | null; onDone: (
   return (
     <form
       className="account-form"
-      onSubmit={(e) => void save(e)}
+      onSubmit={save}
       onKeyDown={(e) => e.key === 'Escape' && onDone(false)}
       aria-label={editing ? `Edit ${editing.address}` : 'Add a mail account'}
       data-testid="account-form"
@@ -239,7 +229,7 @@ function AccountForm({ editing, onDone }: { editing: InboxView | null; onDone: (
               </label>
             </div>
             <div className="toolbar">
-              <button type="button" className="btn" onClick={() => void test('imap')} disabled={!!busy || !f.imapHost || !f.imapUser}>
+              <button type="button" className="btn" onClick={() => test('imap')} disabled={!!busy || !f.imapHost || !f.imapUser}>
                 {busy === 'test-imap' ? 'Testing…' : 'Test connection'}
               </button>
               <TestResult r={imapTest} testId="imap-test-result" />
@@ -288,7 +278,7 @@ function AccountForm({ editing, onDone }: { editing: InboxView | null; onDone: (
               </label>
             </div>
             <div className="toolbar">
-              <button type="button" className="btn" onClick={() => void test('smtp')} disabled={!!busy || !f.smtpHost}>
+              <button type="button" className="btn" onClick={() => test('smtp')} disabled={!!busy || !f.smtpHost}>
                 {busy === 'test-smtp' ? 'Testing…' : 'Test connection'}
               </button>
               <TestResult r={smtpTest} testId="smtp-test-result" />
@@ -327,7 +317,7 @@ export function MailAccounts() {
         setInboxes(l);
         setError(null);
       },
-      (e: unknown) => setError(errText(e)),
+      (e: unknown) => setError(errorText(e)),
     );
   }, []);
   useEffect(load, [load]);
@@ -343,7 +333,7 @@ export function MailAccounts() {
       await call(routes.mail.updateInbox, { params: { id: ib.id }, body: { imap: null, smtp: null } });
       load();
     } catch (e) {
-      setError(errText(e));
+      setError(errorText(e));
     }
   };
 

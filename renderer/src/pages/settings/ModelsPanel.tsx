@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { ApiError, call, routes } from '../../api';
+import { call, errorText, routes } from '../../api';
 import type { AnalysisDto, EntityDto, ModelCard, ModelsInfo } from '../../../../shared/contract/nlp';
 
 /** How the Settings page reads a card's free-form metrics (their shape differs per model task). */
@@ -134,7 +134,7 @@ export function ModelsPanel({ paths = {}, configFile }: { paths?: Record<string,
       const result = await call(routes.nlp.analyze, { body: { message } });
       setAnalyzed({ text: message, result });
     } catch (e) {
-      setError(e instanceof ApiError ? e.message : String(e));
+      setError(errorText(e));
     } finally {
       setBusy(false);
     }
