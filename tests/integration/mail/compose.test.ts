@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestOwner, type TestOwner } from '../../helpers/owner';
 import { startSmtp } from './support';
+import type { HistoryDetail, HistoryListReply } from '../../../shared/contract/history';
 
 const eml = (o: { id: string; from: string; subject: string; body: string; date: string; attach?: boolean }) =>
   Buffer.from(
@@ -84,6 +85,11 @@ describe('mail: triage on arrival, compose and forward through the outbox', () =
     expect(first.body.thread_id).toBeTruthy();
     const thread = (await owner.api<{ thread: { subject: string } }>('GET', `/api/mail/threads/${first.body.thread_id}`)).body;
     expect(thread.thread.subject).toBe('Status update');
+    // History lists the sent message once; its detail names sender, recipients and subject.
+    const sentEntries = (await owner.api<HistoryListReply>('GET', '/api/history')).body.entries.filter((e) => e.kind === 'sent');
+    expect(sentEntries).toHaveLength(1);
+    const detail = await owner.api<HistoryDetail>('GET', `/api/history/entry?id=${encodeURIComponent(sentEntries[0]!.id)}`);
+    expect(Object.fromEntries(detail.body.facts)).toMatchObject({ From: expect.stringContaining('support@acme.test'), To: 'ops@partner.test', Subject: 'Status update' });
 
     const conflict = await owner.api<{ code: string }>('POST', '/api/mail/inboxes/support/send', { ...body, body: 'Something else' });
     expect(conflict.status).toBe(409);

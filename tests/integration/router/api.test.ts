@@ -4,6 +4,7 @@ import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callTool, startTestOwner, waitForHubEvent, type TestOwner } from '../../helpers/owner';
 import { NODE, TEST_SERVER } from './harness';
+import type { HistoryDetail, HistoryListReply } from '../../../shared/contract/history';
 
 let owner: TestOwner | undefined;
 afterEach(async () => {
@@ -78,6 +79,15 @@ describe('router over REST, MCP and the hub (a real owner)', () => {
 
     const info = await owner.api<{ counts: Record<string, number> }>('GET', '/api/info');
     expect(info.body.counts).toMatchObject({ mcp_adapters: 1, routes: 1, distributions: 2 });
+
+    // History lists each routing as an entry whose detail names the item, route, tool and result.
+    const history = await owner.api<HistoryListReply>('GET', '/api/history?kind=routed');
+    const routed = history.body.entries.filter((e) => e.kind === 'routed');
+    expect(routed).toHaveLength(2);
+    const details = await Promise.all(routed.map((e) => owner!.api<HistoryDetail>('GET', `/api/history/entry?id=${encodeURIComponent(e.id)}`)));
+    const facts = details.map((d) => Object.fromEntries(d.body.facts));
+    expect(facts).toContainEqual({ Items: 'Call Dana about the swim meet', Routes: 'Todos', Tools: 'create_note', Result: '1 ok' });
+    expect(facts).toContainEqual({ Items: 'A thought', Routes: 'Everything else', Tools: 'create_note', Result: '1 ok' });
   });
 
   it('MCP: list_routes and route_item (dry run and for real, by path or item) with clear errors', async () => {

@@ -92,6 +92,8 @@ export function createHistory(ctx: CoreContext, deps: HistoryDeps): HistoryDomai
     steps: (batchId: string) => deps.inbox.journal.steps(batchId),
     runs: (limit = 500) => deps.router?.journal.runs(limit) ?? [],
     sent: (limit = 500) => deps.mail?.journal.sent(limit) ?? [],
+    run: (runId: string) => deps.router?.journal.run(runId),
+    sentOne: (key: string) => deps.mail?.journal.sentOne(key),
   };
   const { vault } = deps;
   const iso = (ms: number) => new Date(ms).toISOString();
@@ -188,7 +190,7 @@ export function createHistory(ctx: CoreContext, deps: HistoryDeps): HistoryDomai
       if (batch) return { entry, message: batch.message, changes: stepChanges(batch), facts: [] };
       if (entry.kind === 'routed') {
         const runId = entry.id.slice('routed:'.length);
-        const run = journals.runs(100_000).find((r) => r.run_id === runId);
+        const run = journals.run(runId);
         const facts: Array<[string, string]> = run
           ? [
               ['Items', run.titles.split(',').join(', ')],
@@ -200,7 +202,7 @@ export function createHistory(ctx: CoreContext, deps: HistoryDeps): HistoryDomai
         return { entry, message: entry.title, changes: [], facts };
       }
       const key = entry.id.slice('sent:'.length);
-      const s = journals.sent(100_000).find((x) => x.key === key);
+      const s = journals.sentOne(key);
       const facts: Array<[string, string]> = s
         ? [
             ['From', s.from],

@@ -22,9 +22,13 @@ export interface InboxBatchLog {
 /** The router's distribution runs (one per routing of a set of items), newest first. */
 export interface RouterRunLog {
   runs(limit: number): RunRow[];
+  /** One run by id, looked up by key (History's detail). */
+  run(runId: string): RunRow | undefined;
 }
 
 /** The mail outbox's sent messages, newest first. */
 export interface MailSentLog {
   sent(limit: number): SentRow[];
+  /** One sent message by its idempotency key, looked up by key (History's detail). */
+  sentOne(key: string): SentRow | undefined;
 }

@@ -16,7 +16,7 @@ export { ContractValidator } from './schemas';
 export interface MailDomain extends Domain {
   mail: MailService;
   /** The outbox's sent messages, read back (History). */
-  journal: { sent(limit: number): SentEntry[] };
+  journal: { sent(limit: number): SentEntry[]; sentOne(key: string): SentEntry | undefined };
 }
 
 /**
@@ -28,7 +28,7 @@ export function createMail(ctx: CoreContext, deps: { nlp?: Nlp; inbox?: InboxSav
   return {
     name: 'mail',
     mail,
-    journal: { sent: (limit) => (mail.ready() ? mail.outbox.sentLog(limit) : []) },
+    journal: { sent: (limit) => (mail.ready() ? mail.outbox.sentLog(limit) : []), sentOne: (key) => (mail.ready() ? mail.outbox.sentEntry(key) : undefined) },
     tools: mailTools(mail),
     resourceTemplates: mailResources(mail),
     completions: {

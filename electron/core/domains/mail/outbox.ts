@@ -98,13 +98,22 @@ export class Outbox {
 
   /** Sent messages, newest first, with their envelope and thread subject (what History lists). */
   sentLog(limit: number): SentEntry[] {
+    return this.sentRows('ORDER BY at DESC LIMIT ?', limit);
+  }
+
+  /** One sent message by its idempotency key (what History's detail shows), or undefined. */
+  sentEntry(key: string): SentEntry | undefined {
+    return this.sentRows('AND o.idempotency_key = ?', key)[0];
+  }
+
+  private sentRows(tail: string, arg: number | string): SentEntry[] {
     const rows = this.db
-      .prepare<[number], { key: string; at: string; envelope: string; subject: string; thread_id: string; message_id: string }>(
+      .prepare<[number | string], { key: string; at: string; envelope: string; subject: string; thread_id: string; message_id: string }>(
         `SELECT o.idempotency_key AS key, coalesce(o.sent_at, o.created_at) AS at, o.envelope,
                 coalesce((SELECT subject FROM mail_threads t WHERE t.id = o.thread_id), '') AS subject, o.thread_id, o.message_id
-         FROM mail_outbox o WHERE o.status = 'sent' ORDER BY at DESC LIMIT ?`,
+         FROM mail_outbox o WHERE o.status = 'sent' ${tail}`,
       )
-      .all(limit);
+      .all(arg);
     return rows.map(({ envelope, ...r }) => {
       let e: { from?: string; to?: string[] } = {};
       try {

@@ -24,7 +24,7 @@ export interface RouterApi {
   /** Routes an item (or a vault note by path) — the mail domain and the inbox call this. */
   routeItem(item: RouteItemInput, opts?: { dryRun?: boolean; toolContext?: ToolContext }): Promise<RouteItemResult>;
   /** The distribution log, read back (History). */
-  journal: { runs(limit: number): DistributionRun[] };
+  journal: { runs(limit: number): DistributionRun[]; run(runId: string): DistributionRun | undefined };
 }
 
 export type Router = Domain & RouterApi;
@@ -36,7 +36,7 @@ export function createRouter(ctx: CoreContext, deps: RouterDeps = {}): Router {
   return {
     name: 'router',
     service,
-    journal: { runs: (limit) => (ready() ? service.store.distributionRuns(limit) : []) },
+    journal: { runs: (limit) => (ready() ? service.store.distributionRuns(limit) : []), run: (runId) => (ready() ? service.store.distributionRun(runId) : undefined) },
     tools: [routeItemTool(service), listRoutesTool(service)],
     routes: routerRoutes(service),
     counts: (): Record<string, number> =>

@@ -541,14 +541,23 @@ export class RouterStore {
 
   /** Distribution runs (one per routing of a set of items), newest first: what History lists. */
   distributionRuns(limit: number): DistributionRun[] {
+    return this.runRows('GROUP BY run_id ORDER BY at DESC LIMIT ?', limit);
+  }
+
+  /** One distribution run by id (what History's detail shows), or undefined. */
+  distributionRun(runId: string): DistributionRun | undefined {
+    return this.runRows('WHERE run_id = ? GROUP BY run_id', runId)[0];
+  }
+
+  private runRows(tail: string, arg: number | string): DistributionRun[] {
     return this.db
-      .prepare<[number], DistributionRun>(
+      .prepare<[number | string], DistributionRun>(
         `SELECT run_id, max(created_at) AS at, count(DISTINCT item_key) AS items, group_concat(DISTINCT item_title) AS titles,
                 coalesce(group_concat(DISTINCT route_name), '') AS routes, coalesce(group_concat(DISTINCT tool), '') AS tools,
                 sum(status = 'ok') AS ok, sum(status = 'error') AS failed
-         FROM distributions GROUP BY run_id ORDER BY at DESC LIMIT ?`,
+         FROM distributions ${tail}`,
       )
-      .all(limit);
+      .all(arg);
   }
 }
 
