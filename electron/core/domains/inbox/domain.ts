@@ -81,6 +81,12 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
   const examples = new ExampleStore(db, () => ctx.clock.now());
   let rulesCache: { key: string; rules: Rules } | undefined;
   let timer: NodeJS.Timeout | undefined;
+  /** Settles when the pending debounce fires or is cancelled, so idle() waits without polling. */
+  let fired: { promise: Promise<void>; settle: () => void } | undefined;
+  const settleFired = () => {
+    fired?.settle();
+    fired = undefined;
+  };
   let auto: Promise<void> = Promise.resolve();
   let stopped = false;
   const offs: Array<() => void> = [];
@@ -194,9 +200,15 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
   const scheduleRefresh = () => {
     if (stopped) return;
     if (timer) clearTimeout(timer);
+    if (!fired) {
+      let settle = () => {};
+      const promise = new Promise<void>((resolve) => (settle = resolve));
+      fired = { promise, settle };
+    }
     timer = setTimeout(() => {
       timer = undefined;
       auto = auto.then(() => refreshAnalyses().then(() => undefined)).catch((e: unknown) => log.warn('automatic inbox analysis failed', { error: String(e) }));
+      settleFired();
     }, 150);
   };
 
@@ -387,7 +399,7 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
     dismissRule,
     journal: { batches: (limit) => journalBatches(db, limit), steps: (batchId) => journalSteps(db, batchId) },
     async idle() {
-      while (timer) await new Promise((r) => setTimeout(r, 20));
+      while (fired) await fired.promise;
       await auto;
     },
     tools: [saveTool, analyzeTool, executeTool, undoTool],
@@ -450,6 +462,7 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
       for (const off of offs.splice(0)) off();
       if (timer) clearTimeout(timer);
       timer = undefined;
+      settleFired();
       await auto.catch(() => undefined);
     },
   };
