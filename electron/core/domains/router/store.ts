@@ -390,23 +390,7 @@ export class RouterStore {
         `INSERT INTO route_rules (id, name, enabled, priority, trigger_conditions, adapter_id, target_tool_name, mapper, mapping, processing_instructions, allow_fallback, tool_schema_cache, tool_schema_hash, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(
-        id,
-        f.name,
-        f.enabled ? 1 : 0,
-        f.priority,
-        JSON.stringify(f.condition),
-        f.adapter_id,
-        f.tool,
-        f.mapper,
-        f.mapping ? JSON.stringify(f.mapping) : null,
-        f.instructions,
-        f.allow_fallback ? 1 : 0,
-        schema ? JSON.stringify(schema.schema) : null,
-        schema?.hash ?? null,
-        at,
-        at,
-      );
+      .run(id, ...routeColumns(f, schema), at, at);
     return this.route(id);
   }
 
@@ -421,22 +405,7 @@ export class RouterStore {
         `UPDATE route_rules SET name = ?, enabled = ?, priority = ?, trigger_conditions = ?, adapter_id = ?, target_tool_name = ?, mapper = ?, mapping = ?,
            processing_instructions = ?, allow_fallback = ?, tool_schema_cache = ?, tool_schema_hash = ?, updated_at = ? WHERE id = ?`,
       )
-      .run(
-        f.name,
-        f.enabled ? 1 : 0,
-        f.priority,
-        JSON.stringify(f.condition),
-        f.adapter_id,
-        f.tool,
-        f.mapper,
-        f.mapping ? JSON.stringify(f.mapping) : null,
-        f.instructions,
-        f.allow_fallback ? 1 : 0,
-        s ? JSON.stringify(s.schema) : null,
-        s?.hash ?? null,
-        this.now(),
-        id,
-      );
+      .run(...routeColumns(f, s), this.now(), id);
     return this.route(id);
   }
 
@@ -559,6 +528,24 @@ export class RouterStore {
       )
       .all(arg);
   }
+}
+
+/** A route's stored columns, in the order both INSERT and UPDATE name them (name … tool_schema_hash). */
+function routeColumns(f: RouteFields, schema: { schema: JsonSchema; hash: string } | undefined) {
+  return [
+    f.name,
+    f.enabled ? 1 : 0,
+    f.priority,
+    JSON.stringify(f.condition),
+    f.adapter_id,
+    f.tool,
+    f.mapper,
+    f.mapping ? JSON.stringify(f.mapping) : null,
+    f.instructions,
+    f.allow_fallback ? 1 : 0,
+    schema ? JSON.stringify(schema.schema) : null,
+    schema?.hash ?? null,
+  ] as const;
 }
 
 export interface DistributionRun {
