@@ -14,7 +14,7 @@ const noElectron = {
 };
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'playwright-report/**', 'models/**/*.onnx'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'playwright-report/**', 'models/**/*.onnx', 'tests/fixtures/heldout/**', 'tests/fixtures/blind/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
