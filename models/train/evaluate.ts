@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { ENTITY_TYPES, INTENTS, type EntitySpan, type IntentResult } from '../../electron/core/domains/nlp/contract';
 import { detectPhrases, seedPhraseDetector } from '../../electron/core/domains/nlp/phrases';
-import { isExplicitSave } from '../../electron/core/domains/nlp/activation';
+import { intentGivenSave, isExplicitSave } from '../../electron/core/domains/nlp/activation';
 import { heuristicEntities, heuristicIntent } from '../../electron/core/domains/nlp/heuristic';
 import { TITLES } from '../../electron/core/domains/nlp/gazetteer';
 import type { OnnxNlp } from '../../electron/core/domains/nlp/onnx';
@@ -51,11 +51,14 @@ function saveMetrics(examples: readonly IntentExample[], pred: readonly boolean[
 }
 
 export async function evaluateIntent(nlp: OnnxNlp, examples: readonly IntentExample[]) {
-  const results: IntentResult[] = await nlp.intentBatch(examples.map((e) => e.text));
+  const raw: IntentResult[] = await nlp.intentBatch(examples.map((e) => e.text));
+  const phrases = examples.map((e) => detectPhrases(e.text));
+  // The same decisions analyze_message makes: the save decision, then the intent it implies.
+  const saves = raw.map((r, i) => isExplicitSave(r.explicitSave, phrases[i], r.intent));
+  const results = raw.map((r, i) => intentGivenSave(r, saves[i]));
   const gold = examples.map((e) => e.intent);
   const pred = results.map((r) => r.intent);
   const base = examples.map((e) => heuristicIntent(e.text).intent);
-  const phrases = examples.map((e) => detectPhrases(e.text));
   const urgGold = examples.map((e) => e.urgency);
   const urgPred = results.map((r) => r.urgency?.label ?? 'normal');
   const urgBase = examples.map((e) => heuristicIntent(e.text).urgency?.label ?? 'normal');
@@ -64,7 +67,7 @@ export async function evaluateIntent(nlp: OnnxNlp, examples: readonly IntentExam
     intent: classification(gold, pred, INTENTS),
     intent_ece: ece(results.map((r) => r.confidence), results.map((r, i) => r.intent === gold[i])),
     intent_baseline: { name: 'keyword rules (heuristic fallback)', ...classification(gold, base, INTENTS) },
-    explicit_save: saveMetrics(examples, results.map((r, i) => isExplicitSave(r.explicitSave, phrases[i], r.intent))),
+    explicit_save: saveMetrics(examples, saves),
     explicit_save_model_only: saveMetrics(examples, results.map((r) => (r.explicitSave ?? 0) >= 0.5)),
     explicit_save_baseline: { name: "seed's regex phrase detector", ...saveMetrics(examples, examples.map((e) => seedPhraseDetector(e.text).saveRequest)) },
     urgency: classification(urgGold, urgPred, ['low', 'normal', 'high']),

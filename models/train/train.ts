@@ -101,7 +101,7 @@ async function main(): Promise<void> {
   const handwritten = handwrittenLines.length;
   const intentCard: ModelCard = {
     name: 'intent',
-    version: '4.0.0',
+    version: '5.0.0',
     task: 'Message intent (the seed\'s seven classes) with calibrated probabilities, plus an explicit-save head and an urgency head.',
     file: 'intent.onnx',
     sha256: sha256(intentOnnx),
@@ -135,7 +135,7 @@ async function main(): Promise<void> {
   };
   const nerCard: ModelCard = {
     name: 'ner',
-    version: '4.0.0',
+    version: '5.0.0',
     task: 'Named entities PERSON, ORG, PRODUCT, GPE, DATE, TIME as character spans with scores.',
     file: 'ner.onnx',
     sha256: sha256(nerOnnx),

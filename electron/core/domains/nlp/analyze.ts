@@ -5,7 +5,7 @@
  */
 import type { EntitySpan, Intent, IntentResult, Nlp } from './contract';
 import { detectPhrases } from './phrases';
-import { isExplicitSave } from './activation';
+import { intentGivenSave, isExplicitSave } from './activation';
 import { scoreImportance } from './importance';
 import { suggestTags } from './tags';
 import { CONFIRMATION_RE } from './context';
@@ -95,6 +95,9 @@ export async function analyzeMessage(nlp: Nlp, message: string, opts: AnalyzeOpt
     }
   }
   const explicit = isExplicitSave(result.explicitSave, phrases, result.intent);
+  const saveable = intentGivenSave(result, explicit);
+  if (saveable !== result) reasons.push(`Asks to keep something: read as ${saveable.intent}, not ${result.intent}`);
+  result = saveable;
   const strength = scoreImportance(result.intent, phrases, explicit);
   const tags = suggestTags(message, result.intent, entities);
   let duplicate: Analysis['duplicate_of'];

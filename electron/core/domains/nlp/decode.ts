@@ -61,6 +61,11 @@ export function spansFromPath(text: string, tokens: readonly Token[], path: read
   let cur: { type: EntityType; from: number; to: number; lp: number } | undefined;
   const flush = () => {
     if (!cur) return;
+    // A span neither begins nor ends with a punctuation or emoji token ("1 April —", "Sunday."): those stay outside.
+    // (A period right after a number is the date's own: "03.04.")
+    const bare = (i: number) => !/[\p{L}\p{N}]/u.test(tokens[i]?.text ?? '') && !(tokens[i]?.text === '.' && /\d$/.test(tokens[i - 1]?.text ?? '') && tokens[i - 1]?.end === tokens[i]?.start);
+    while (cur.to > cur.from && bare(cur.to)) cur.to--;
+    while (cur.from < cur.to && bare(cur.from)) cur.from++;
     const start = present(tokens[cur.from], 'the first token of a span').start;
     const end = present(tokens[cur.to], 'the last token of a span').end;
     // Emoji and punctuation are never names, whatever a token classifier says.

@@ -10,7 +10,7 @@ import * as gz from './gazetteer';
 import type { EntityType } from './contract';
 import { present } from '../../kernel/errors';
 
-export const FEATURE_VERSION = 2;
+export const FEATURE_VERSION = 3;
 
 export interface FeatureParams {
   /** Rows of the weight table (hash buckets, including padding row 0). */
@@ -89,6 +89,7 @@ function gazetteerTags(lower: string[]): string[][] {
     if (gz.LEX.last.has(w)) own.push('llast');
     if (gz.LEX.place.has(w)) own.push('lplace');
     if (gz.LEX.country.has(w)) own.push('lcountry');
+    if (gz.LEX.brand.has(w)) own.push('lbrand');
   }
   return tags;
 }

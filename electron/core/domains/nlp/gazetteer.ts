@@ -4,7 +4,7 @@
  * to read context and shape and does not depend on a name being listed here.
  */
 import type { EntityType } from './contract';
-import { LEX_COUNTRIES, LEX_FIRST, LEX_LAST, LEX_PLACES } from './lexicon';
+import { LEX_BRANDS, LEX_COUNTRIES, LEX_FIRST, LEX_LAST, LEX_PLACES } from './lexicon';
 
 const words = (s: string): string[] => s.trim().split(/\s*\n\s*|\s*,\s*/).filter(Boolean).map((w) => w.toLowerCase());
 
@@ -130,4 +130,5 @@ export const LEX = {
   last: new Set(LEX_LAST.split('|')),
   place: new Set(LEX_PLACES.split('|')),
   country: new Set(LEX_COUNTRIES.split('|')),
+  brand: new Set(LEX_BRANDS.split('|')),
 };

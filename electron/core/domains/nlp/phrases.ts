@@ -80,7 +80,9 @@ const KEEP_RE = new RegExp(
       String.raw`\bfile\s+(?:(?:this|that|it)\s+)?under\s+[\w' ]{1,24}?\s*:`,
       String.raw`(?:^|[.!?]\s+|,\s*)mental\s+note\b`,
       String.raw`\bmake\s+sure\s+you(?:'ve|\s+have)\s+got\s+(?:it|this|that)\b`,
-      String.raw`(?:^|[.!?]\s+)(?:(?:so|and|ok|okay|also)\s+)?for\s+(?:the\s+)?future\s*(?:[,:]|\s[\-–—])`,
+      String.raw`(?:^|[.!?]\s+)(?:(?:so|and|ok|okay|also)\s+)?for\s+(?:(?:the\s+)?future|later|next\s+time|safekeeping|reference)\s*(?:[,:]|\s[\-–—])`,
+      // A correction aimed at what is already kept: "update my saved shoe size to 45", "change the stored address".
+      String.raw`\b(?:update|change|correct|fix|amend|overwrite)\s+(?:my|your|the|our)\s+(?:saved|stored|recorded|noted|remembered|kept)\s+\w+`,
       String.raw`\b(?:i\s+)?(?:need|want|'d\s+like)\s+(?:you|u)\s+to\s+(?:hang\s+on\s*to|hold\s+on\s*to|keep\s+hold\s+of|have\s+(?:this|that|it)\s+(?:on\s+hand|on\s+file|handy|for\s+later))\b`,
       // Why it is sent, or a passive request: "so you have it for later", "can this go in your notes?", "I want this on record".
       String.raw`\bso\s+(?:that\s+)?you\s+(?:can\s+)?(?:have\s+(?:it|this|that)|know|remember(?:\s+(?:it|this|that))?)\s+(?:for\s+(?:later|next\s+time|the\s+future|future\s+reference)|later|next\s+time|going\s+forward)\b`,
@@ -209,6 +211,17 @@ export function fixSaveTypos(text: string): string {
   });
 }
 
+/** Chat shorthand the detector's grammar is written without: "u" → "you", "ur" → "your", "r" → "are", "im" → "i'm". */
+const SHORTHAND: Record<string, string> = { u: 'you', ur: 'your', r: 'are', im: "i'm", ive: "i've", ya: 'you', youre: "you're", ppl: 'people', abt: 'about', bc: 'because', cuz: 'because' };
+const SHORTHAND_RE = new RegExp(`\\b(${Object.keys(SHORTHAND).join('|')})\\b(?![-'’.]\\w)`, 'giu');
+
+export function expandChatShorthand(text: string): string {
+  return text.replace(SHORTHAND_RE, (w) => {
+    const full = SHORTHAND[w.toLowerCase()] ?? w;
+    return w === w.toUpperCase() && w.length > 1 ? full.toUpperCase() : full;
+  });
+}
+
 /**
  * analyze_message reads the detector twice for one message (intent features, then the
  * explicit-save decision), so the last answer is kept; it is frozen, so sharing it is safe.
@@ -225,7 +238,7 @@ export function detectPhrases(text: string): PhraseSignals {
 }
 
 function detect(text: string): PhraseSignals {
-  const norm = fixSaveTypos(text.replace(/[’‘]/g, "'"));
+  const norm = expandChatShorthand(fixSaveTypos(text.replace(/[’‘]/g, "'")));
   const matched: string[] = [];
   const cues: string[] = [];
   let saveRequest = false;
