@@ -7,7 +7,7 @@
 import { findDates } from './parsers';
 
 /** Words that make the date after them a deadline. */
-const DEADLINE_WORDS = String.raw`(?:due(?:\s+date)?|payable|pay(?:ment)?\s+by|by|before|until|no\s+later\s+than|deadline|expir(?:es|y|ing|ation)|lapses?|ends?|closes?|cut-?off|respond\s+by|reply\s+by|dispatch\s+by|ship\s+by|renew\s+by|last\s+day)`;
+const DEADLINE_WORDS = String.raw`(?:due(?:\s+date)?|payable|pay(?:ment)?\s+by|by|before|until|no\s+later\s+than|deadline|expir(?:es|y|ing|ation)|lapses?|ends?|closes?|cut-?off|respond\s+by|reply\s+by|dispatch\s+by|ship\s+by|renew\s+by|renews?|renewal(?:\s+date)?|last\s+day)`;
 
 const DAY = 86_400_000;
 

@@ -172,6 +172,7 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
     tax,
     concepts: table,
     earlier: earlierTri.map((t) => t.urgency).filter((u): u is Urgency => !!u),
+    earlierSubjects: (ctx.earlier ?? []).map((m) => m.subject),
     intentLevel: hasIntent ? intent.urgency : undefined,
     neighbours: nn.slice(0, 3).flatMap(({ e, sim }) => (e.urgency ? [{ urgency: e.urgency, sim }] : [])),
     head,
