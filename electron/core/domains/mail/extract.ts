@@ -497,7 +497,7 @@ function coerceAll(spec: FieldSpec, raw: string, ref: Date, zone: string | undef
       if (raw.length > 40 && first && !/\d/.test(first)) return [];
       let t = raw.replace(/\bhttps?:\/\/\S+|\S+@\S+/gi, ' ');
       for (const d of findDates(t, ref)) t = t.replace(d.text, ' ');
-      const ids = (t.match(/[A-Za-z0-9][A-Za-z0-9/_.-]*[A-Za-z0-9]/g) ?? []).filter((x) => /\d/.test(x) && (/[A-Za-z]/.test(x) ? x.length >= 4 : x.replace(/\D/g, '').length >= 4) && !/^\d{1,2}[./]\d{1,2}[./]\d{2,4}$/.test(x));
+      const ids = (t.match(/[A-Za-z0-9][A-Za-z0-9/_.-]*[A-Za-z0-9]/g) ?? []).filter((x) => /\d/.test(x) && (/[A-Za-z]/.test(x) ? x.length >= 3 : x.replace(/\D/g, '').length >= 4) && !/^\d{1,2}[./]\d{1,2}[./]\d{2,4}$/.test(x));
       return ids.slice(0, 1);
     }
     case 'strings': {
