@@ -76,7 +76,9 @@ const ZONE_RE = String.raw`(?:\(?\s*(?:${ZONE_NAME_ALT}|(?:UTC|GMT)\s*[+-]\d{1,2
  * Date-times in text: a date and a clock time close together (either order), with the zone that
  * follows the time (abbreviation, offset, IANA name) — or `defaultZone` — as ISO 8601 with offset.
  */
-export function findDateTimes(text: string, ref: Date, defaultZone?: string): Array<Found<string> & { zoned: boolean }> {
+export function findDateTimes(raw: string, ref: Date, defaultZone?: string): Array<Found<string> & { zoned: boolean }> {
+  // "UTC−05:00" is written with a minus sign as often as with a hyphen (same length: positions hold)
+  const text = raw.replace(/\u2212/g, '-');
   const out: Array<Found<string> & { zoned: boolean }> = [];
   // ISO forms first: 2025-06-12T14:30:00+02:00 / 2025-06-12 14:30 CEST
   const isoRe = new RegExp(String.raw`\b(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::(\d{2}))?(?:\.\d+)?\s*(Z\b|[+-]\d{2}:?\d{2}|${ZONE_RE})?`, 'g');
@@ -100,18 +102,24 @@ export function findDateTimes(text: string, ref: Date, defaultZone?: string): Ar
   }
   const dates = findDates(text, ref).filter((d) => !used.some(([a, b]) => d.index >= a && d.index < b));
   const times = findTimes(text).filter((t) => !used.some(([a, b]) => t.index >= a && t.index < b));
+  let prev: { date: Found<string>; end: number } | undefined;
   for (const t of times) {
-    // nearest date within 60 chars before, or 40 after
+    // nearest date within 60 chars before, or 40 after — or, for a block of lines with no blank
+    // line between ("Date  17 March" / "Departure 07:40" / "Arrival 08:25"), the block's date above
     let best: Found<string> | undefined;
     let bestD = Infinity;
     for (const d of dates) {
       const dist = t.index >= d.index ? t.index - (d.index + d.text.length) : d.index - (t.index + t.text.length) + 20;
-      if (dist >= -1 && dist <= 60 && dist < bestD) {
+      const sameBlock = t.index >= d.index && dist <= 300 && !/\n[ \t]*\n/.test(text.slice(d.index, t.index));
+      if (dist >= -1 && (dist <= 60 || sameBlock) && dist < bestD) {
         best = d;
         bestD = dist;
       }
     }
+    // A time on the line after one that had a date shares it ("Zurich 12:05 CEST" / "Lisbon 14:05 WEST").
+    if (!best && prev && (text.slice(prev.end, t.index).match(/\n/g) ?? []).length === 1 && !dates.some((d) => d.index > prev!.end && d.index < t.index)) best = prev.date;
     if (!best) continue;
+    prev = { date: best, end: t.index + t.text.length };
     const after = text.slice(t.index + t.text.length, t.index + t.text.length + 40);
     const zm = new RegExp(String.raw`^\s*(?:hrs?\b|h\b|o'clock)?\s*(?:local time\s*)?(${ZONE_RE})`).exec(after);
     let zone = zm?.[1]?.trim().replace(/^\(|\)$/g, '').trim();
@@ -120,6 +128,15 @@ export function findDateTimes(text: string, ref: Date, defaultZone?: string): Ar
       if (r) zone = r[1]?.trim().replace(/^\(|\)$/g, '').trim();
     }
     if (zone && offsetFor(zone, `${best.value}T${t.value}:00`) === undefined) zone = undefined;
+    if (!zone) {
+      // "08:25  London Heathrow (LHR), T2   local time, UTC+00:00": an explicit offset later on the
+      // time's own line, before any other time, is that time's zone.
+      const line = (text.slice(t.index + t.text.length).split('\n')[0] ?? '').slice(0, 120);
+      const next = line.search(/(?<![+\-\d:])\b\d{1,2}[:.]\d{2}\b/);
+      const scope = next >= 0 ? line.slice(0, next) : line;
+      const lz = /(?:UTC|GMT)\s*[+-]\d{1,2}(?::?\d{2})?(?!\d)/.exec(scope)?.[0];
+      if (lz && offsetFor(lz, `${best.value}T${t.value}:00`) !== undefined) zone = lz;
+    }
     const local = `${best.value}T${t.value}`;
     const v = zone ? withZone(local, zone) : defaultZone ? withZone(local, defaultZone) : undefined;
     if (v) out.push({ value: v, index: t.index, text: text.slice(Math.min(best.index, t.index), Math.max(best.index + best.text.length, t.index + t.text.length + (zm && zone ? zm[0].length : 0))), zoned: !!zone });

@@ -7,7 +7,7 @@
 import { findDates } from './parsers';
 
 /** Words that make the date after them a deadline. */
-const DEADLINE_WORDS = String.raw`(?:due(?:\s+date)?|payable|pay(?:ment)?\s+by|by|before|until|no\s+later\s+than|deadline|expir(?:es|y|ing|ation)|lapses?|ends?|closes?|cut-?off|respond\s+by|reply\s+by|dispatch\s+by|ship\s+by|renew\s+by|last\s+day)`;
+const DEADLINE_WORDS = String.raw`(?:due(?:\s+date)?|payable|pay(?:ment)?\s+by|by|before|until|no\s+later\s+than|deadline|expir(?:es|y|ing|ation)|lapses?|ends?|closes?|cut-?off|respond\s+by|reply\s+by|dispatch\s+by|ship\s+by|renew\s+by|renews?|renewal(?:\s+date)?|last\s+day)`;
 
 const DAY = 86_400_000;
 
@@ -34,7 +34,8 @@ export function nearestDeadline(text: string, ref: Date): Deadline | undefined {
     found.push({ days, text: m[0] });
   }
   // "<deadline word> … <date>" within a short span on the same line
-  const re = new RegExp(String.raw`\b${DEADLINE_WORDS}\b\s*:?\s*(?:on\s+|the\s+)?([^\n]{0,40})`, 'gi');
+  // (the words after are looked at, not consumed: "renews … renews on 12 March" finds the second)
+  const re = new RegExp(String.raw`\b${DEADLINE_WORDS}\b[ \t]*:?[ \t]*(?:on\s+|the\s+)?(?=([^\n]{0,40}))`, 'gi');
   const base = Date.UTC(ref.getUTCFullYear(), ref.getUTCMonth(), ref.getUTCDate());
   for (const m of t.matchAll(re)) {
     const after = m[1] ?? '';
@@ -43,7 +44,7 @@ export function nearestDeadline(text: string, ref: Date): Deadline | undefined {
     if (!d || d.index > 14) continue;
     const at = Date.parse(`${d.value}T00:00:00Z`);
     if (Number.isNaN(at)) continue;
-    found.push({ days: Math.round((at - base) / DAY), text: `${m[0].slice(0, m[0].length - after.length)}${d.text}` });
+    found.push({ days: Math.round((at - base) / DAY), text: `${m[0]}${after.slice(0, d.index)}${d.text}` });
   }
   // A date already well past ("paid by 1 March") is a record, not a deadline.
   const ahead = found.filter((f) => f.days >= -1);

@@ -16,7 +16,7 @@ export interface ExtractResult {
   validation_errors: string[];
 }
 
-type Kind = 'date' | 'datetime' | 'time' | 'amount' | 'number' | 'currency' | 'email' | 'uri' | 'phone' | 'address' | 'enum' | 'pattern' | 'person' | 'org' | 'iban' | 'boolean' | 'emails' | 'strings' | 'rows' | 'string';
+type Kind = 'date' | 'datetime' | 'time' | 'amount' | 'number' | 'currency' | 'email' | 'uri' | 'phone' | 'address' | 'enum' | 'pattern' | 'person' | 'org' | 'iban' | 'boolean' | 'emails' | 'strings' | 'rows' | 'identifier' | 'string';
 
 interface FieldSpec {
   name: string;
@@ -134,6 +134,8 @@ function kindOf(name: string, s: Record<string, unknown>, desc: string): Kind {
   if (/\b(phone|tel|telephone|mobile|cell)\b/.test(n)) return 'phone';
   if (/\b(address|street)\b/.test(n)) return 'address';
   if (/\btime\b/.test(n)) return 'time';
+  // "invoice_number", "order_id", "ticket ref": an identifier as printed, whatever the description says it belongs to.
+  if ((type === 'string' || !type) && /\b(number|no|nr|num|id|code|ref|reference|locator|pnr)\b/.test(n)) return 'identifier';
   if (/\b(vendor|company|org|organisation|organization|employer|issuer|supplier|airline|carrier|merchant|seller|business|biller|payee|shop|store)\b/.test(n)) return 'org';
   // "name" described as a meeting's title is a title, not a person
   if ((type === 'string' || !type) && /\b(title|subject|topic|heading)\b/.test(desc.toLowerCase())) return 'string';
@@ -205,7 +207,16 @@ function labelledLines(text: string): Labelled[] {
   while ((m = re.exec(text))) {
     const [, label = '', value = ''] = m;
     if (/^(https?|mailto)$/i.test(label.trim())) continue;
-    out.push({ label: normLabel(label), value: value.trim(), index: m.index, weight: 1 });
+    // A value that goes on over indented lines ("Attendees: A (a@x),\n      B (b@x)") is one value.
+    let full = value.trim();
+    let at = m.index + m[0].length;
+    while (/[,;]$/.test(full)) {
+      const next = /^\n([ \t]{2,})(\S[^\n]*)/.exec(text.slice(at));
+      if (!next || /^[\p{L}][\p{L} ]{0,30}:\s/u.test(next[2] ?? '')) break;
+      full += ` ${(next[2] ?? '').trim()}`;
+      at += next[0].length;
+    }
+    out.push({ label: normLabel(label), value: full, index: m.index, weight: 1 });
   }
   // A heading on its own line over a block of values (calendar text: "Guests" / "Location" then lines).
   const ls = text.split('\n');
@@ -478,6 +489,17 @@ function coerceAll(spec: FieldSpec, raw: string, ref: Date, zone: string | undef
       if (/^(yes|true|y|ja|oui|confirmed)\b/i.test(raw.trim())) return [true];
       if (/^(no|false|n|nein|non)\b/i.test(raw.trim())) return [false];
       return [];
+    case 'identifier': {
+      // the first token that looks like an identifier: letters and digits ("SB-2026-014", "RE-2026-03318", "4471")
+      // (never a date, a link or a short number such as a day or a house number)
+      // only at the start of a labelled value ("No.: SB-2026-014 (due …)"), never a postcode inside an address
+      const first = /^\s*(?:#|no\.?|nr\.?|n[°º]\.?)?\s*([A-Za-z0-9][A-Za-z0-9/_.-]*[A-Za-z0-9])/i.exec(raw)?.[1] ?? '';
+      if (raw.length > 40 && first && !/\d/.test(first)) return [];
+      let t = raw.replace(/\bhttps?:\/\/\S+|\S+@\S+/gi, ' ');
+      for (const d of findDates(t, ref)) t = t.replace(d.text, ' ');
+      const ids = (t.match(/[A-Za-z0-9][A-Za-z0-9/_.-]*[A-Za-z0-9]/g) ?? []).filter((x) => /\d/.test(x) && (/[A-Za-z]/.test(x) ? x.length >= 3 : x.replace(/\D/g, '').length >= 4) && !/^\d{1,2}[./]\d{1,2}[./]\d{2,4}$/.test(x));
+      return ids.slice(0, 1);
+    }
     case 'strings': {
       const parts = raw.split(/\s*[,;]\s*|\s+and\s+/).map(clean).filter(Boolean);
       return parts.length ? [parts] : [];
@@ -499,6 +521,29 @@ function looksLikeName(v: unknown, ref: Date): boolean {
   if (d && d.text.length >= v.length * 0.6) return false;
   if (findAmounts(v).length) return false;
   return true;
+}
+
+const LEGAL_FORM = /^(?:[ \t]+\p{Lu}[\p{L}&'-]*){0,2}[ \t]+(GmbH|AG|Ltd\.?|Limited|Inc\.?|LLC|S\.?A\.?S?|B\.?V\.?|N\.?V\.?|Oy|AB|AS|ApS|KG|plc|S\.?r\.?l\.?|Lda\.?|SE|Co\.?)(?![\p{L}])/u;
+const SECOND_LEVEL = new Set(['co', 'com', 'org', 'net', 'ac', 'gov', 'edu', 'ltd', 'plc']);
+
+/**
+ * Where the text spells the name in the sender's domain ("studio-brandl.example" → "Studio Brandl",
+ * "email.cloudnest.example" → "CloudNest"), with a legal form right after it ("CloudNest GmbH");
+ * never inside an address or link.
+ */
+export function domainNames(email: string | undefined, text: string): Array<{ value: string; index: number; legal: boolean }> {
+  const parts = (email?.split('@')[1] ?? '').toLowerCase().split('.');
+  let label = parts.at(-2) ?? '';
+  if (SECOND_LEVEL.has(label)) label = parts.at(-3) ?? '';
+  const letters = label.replace(/[^a-z0-9]/g, '');
+  if (letters.length < 4) return [];
+  const re = new RegExp(`(?<![\\p{L}\\p{N}@./-])${letters.split('').map(esc).join('[ \\t.-]?')}(?![\\p{L}\\p{N}]|\\.[a-z]|@)`, 'giu');
+  const out: Array<{ value: string; index: number; legal: boolean }> = [];
+  for (const m of text.matchAll(re)) {
+    const legal = LEGAL_FORM.exec(text.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 40));
+    out.push({ value: legal ? `${m[0]}${legal[0]}` : m[0], index: m.index ?? -1, legal: !!legal });
+  }
+  return out;
 }
 
 /** Tokens (and 2–3-token runs) of the text that match the field's own pattern. */
@@ -558,6 +603,53 @@ function calendarPairs(facts: MessageFacts | undefined): Labelled[] {
     put('description notes agenda details', e.description);
   }
   return out;
+}
+
+const HEADER_LINE = /^[ \t>]*(from|von|de|van|da|sent|gesendet|envoy[ée]|date|datum|fecha|data|subject|betreff|objet|asunto|oggetto|to|an|à|para|a|cc)\s*:/i;
+
+/**
+ * A forwarded or quoted message's header block ("From: … / Date: … / Subject: … / To: …") says
+ * when that mail was sent, not when anything in it happens: its date lines are blanked (same
+ * length, so positions hold).
+ */
+export function withoutForwardDates(text: string): string {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    let j = i;
+    while (j < lines.length && HEADER_LINE.test(lines[j] ?? '')) j++;
+    if (j - i >= 3) {
+      for (let k = i; k < j; k++) if (/^[ \t>]*(sent|gesendet|envoy[ée]|date|datum|fecha|data)\s*:/i.test(lines[k] ?? '')) lines[k] = ' '.repeat((lines[k] ?? '').length);
+    }
+    i = Math.max(i, j);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * An event written as a block of lines — a title line, then the date and time, then the place
+ * ("Parent–teacher conference" / "Wednesday 11 March 2026, 16:30–16:50" / "Room B12, Primary
+ * building"): the plain lines around the first date-time line, as title and place candidates.
+ */
+export function eventBlock(text: string, ref: Date): { title?: { value: string; index: number }; place?: { value: string; index: number } } {
+  const lines = text.split('\n');
+  let at = 0;
+  const starts = lines.map((l) => {
+    const s = at;
+    at += l.length + 1;
+    return s;
+  });
+  const plain = (l: string | undefined) => {
+    const t = (l ?? '').trim();
+    return t.length >= 3 && t.length <= 90 && /\S\s+\S/.test(t) && !/[:：]\s|[.!?]$|@|https?:\/\//.test(t) && !findDates(t, ref).length && !/\b\d{1,2}:\d{2}\b/.test(t) && t.split(/\s+/).length <= 12;
+  };
+  for (const [i, l] of lines.entries()) {
+    if (i === 0 || !findDates(l, ref).length || !/\b\d{1,2}[:.]\d{2}\b/.test(l) || /^\s*[\p{L}][\p{L} ]{0,30}:\s/u.test(l)) continue;
+    const out: { title?: { value: string; index: number }; place?: { value: string; index: number } } = {};
+    if (plain(lines[i - 1]) && i - 1 > 0) out.title = { value: (lines[i - 1] ?? '').trim(), index: starts[i - 1] ?? -1 };
+    if (plain(lines[i + 1])) out.place = { value: (lines[i + 1] ?? '').trim(), index: starts[i + 1] ?? -1 };
+    if (out.title || out.place) return out;
+  }
+  return {};
 }
 
 /** Blocks of consecutive aligned rows (plain-text tables). */
@@ -665,7 +757,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
   const tables = msg.html ? htmlTables(msg.html) : [];
   const tableText = tables.map((t) => t.map((r) => r.join('  |  ')).join('\n')).join('\n\n');
   // Bounded work on huge mail: the first 100,000 characters hold what a person would read.
-  const text = `${msg.subject}\n${body.slice(0, 100_000)}${tableText ? `\n\n${tableText.slice(0, 50_000)}` : ''}`;
+  const text = withoutForwardDates(`${msg.subject}\n${body.slice(0, 100_000)}${tableText ? `\n\n${tableText.slice(0, 50_000)}` : ''}`);
   const ref = new Date(msg.created_at);
   const zone = headerZone(facts);
   // The subject's own "Invitation: … (jo@…)" is a weaker label than the body's lines.
@@ -715,7 +807,9 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
 
   for (const spec of specs) {
     const cands: Cand[] = [];
-    const sibKey = spec.kind === 'pattern' ? `p:${String(spec.schema.pattern)}` : spec.kind;
+    // Siblings of one kind take different values ("from"/"to"), but two bill lines may share one:
+    // a subtotal equals the total when no tax is due.
+    const sibKey = spec.kind === 'pattern' ? `p:${String(spec.schema.pattern)}` : spec.family ? `${spec.kind}:${spec.family}` : spec.kind;
     const used = taken.get(sibKey) ?? new Set<string>();
     const add = (value: unknown, score: number, index: number) => {
       if (typeof value === 'string' && hasUriField && (spec.kind === 'string' || spec.kind === 'org') && /https?:\/\//.test(value)) {
@@ -805,6 +899,10 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         // "Total (EUR)", "All amounts in EUR": a currency code written out, for amounts written without one
         for (const m of text.matchAll(/(?:\(|\bin\s+)(USD|EUR|GBP|CHF|JPY|CAD|AUD|NZD|SEK|NOK|DKK|PLN|CZK|INR|CNY|HKD|SGD)\b/g)) add(m[1], 0.45, m.index ?? -1);
         typed(findAmounts(text).map((a) => ({ ...a, value: currencyOf(a, dollar) })), 0.35);
+        // A code standing alone ("Amount CHF", "TOTAL CHF  1,924.18"): the amounts' currency when the message names only one.
+        const codes = [...text.matchAll(/(?<![\p{L}\p{N}])(USD|EUR|GBP|CHF|JPY|CAD|AUD|NZD|SEK|NOK|DKK|PLN|CZK|INR|CNY|HKD|SGD)(?![\p{L}\p{N}])/gu)];
+        const distinct = new Set(codes.map((m) => m[1]));
+        for (const m of codes) add(m[1], (distinct.size === 1 ? 0.4 : 0.2) + 0.2 * closeness(m.index ?? 0, spots), m.index ?? -1);
         break;
       }
       case 'email': {
@@ -858,7 +956,10 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
           let s = 0.2 + 0.5 * c;
           const up = f.value.toUpperCase();
           if (!currencyish && (CURRENCY_CODES.has(up) || COMMON_CAPS.has(up) || up in ZONE_ABBR)) s -= 0.3;
-          if (labelWords.has(up) && f.value === f.text) s -= 0.3;
+          // (a code in parentheses after a place name is a value even on a row that looks like a label)
+          if (labelWords.has(up) && f.value === f.text && text[f.index - 1] !== '(') s -= 0.3;
+          // "TAP Air Portugal": capitals that start a name are not a code
+          if (!/\d/.test(f.value) && /^[ \t]+\p{Lu}\p{Ll}/u.test(text.slice(f.index + f.text.length, f.index + f.text.length + 4))) s -= 0.1;
           // inside a parenthesis right after a place name: "Lisbon (LIS)" — the way codes are written
           if (text[f.index - 1] === '(') s += 0.1;
           // a designator written with a space ("LX 318") beats its bare number ("318")
@@ -890,6 +991,12 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         const domainName = !!fn && squashed.length >= 4 && domain.length >= 4 && (domain.includes(squashed) || squashed.includes(domain));
         const department = !!fn && /\b(billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?)\b/i.test(fn);
         if (fn && domainName && !company && !department) add(fn, 0.62, -1);
+        // The business the sender's domain names, as the message writes it ("studio-brandl.example" →
+        // "Studio Brandl", "cloudnest.example" → "CloudNest GmbH" with its legal form).
+        const inText = domainNames(msg.from?.email, text);
+        for (const o of inText) add(o.value, o.legal ? 0.66 : 0.6, o.index);
+        // …and the sender's own display name when it is that name with its legal form ("Prairie Glaze Supply LLC").
+        if (fn && company && inText.some((o) => squashed.startsWith(o.value.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '')))) add(fn, 0.68, -1);
         if (fn && (facts?.senderKind !== 'person' || company) && !/\b(billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?)\b/i.test(fn) && !/[<>@]/.test(fn)) add(fn, 0.36 + (orgs.some((o) => fn.toLowerCase().includes(o.text.toLowerCase())) ? 0.35 : 0), -1);
         break;
       }
@@ -898,9 +1005,14 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         if (rows) add(rows, 0.8, -1);
         break;
       }
+      case 'identifier':
       case 'strings':
       case 'string': {
         const isTitle = /\b(title|subject|topic|summary|name)\b/.test(words(spec.name));
+        const block = spec.kind === 'string' ? eventBlock(body.slice(0, 20_000), ref) : {};
+        const isPlace = /\b(location|place|venue|room|where|address)\b/.test(words(spec.name));
+        if (isTitle && block.title) add(block.title.value, 0.45, block.title.index + msg.subject.length + 1);
+        if (isPlace && block.place) add(block.place.value, 0.55, block.place.index + msg.subject.length + 1);
         if (isTitle && /\b(meeting|event|invit|call|session)/.test(spec.words.join(' ') + ' ' + text.slice(0, 300).toLowerCase())) {
           const subj = msg.subject.replace(/^\s*((re|fwd?|aw)\s*:\s*)+/i, '').replace(/^(invitation|updated invitation|invite|meeting request|calendar)\s*[:-]\s*/i, '').replace(/\s*@\s.*$/, '').trim();
           if (subj) add(subj, 0.4, -1);
@@ -931,6 +1043,17 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
       for (const c of cands) if (c.index >= 0) firstAt.set(JSON.stringify(c.value), Math.min(firstAt.get(JSON.stringify(c.value)) ?? Infinity, c.index));
       const order = [...firstAt.entries()].sort((x, y) => x[1] - y[1]).map(([k]) => k);
       for (const c of cands) if (c.index >= 0) c.score -= 0.02 * Math.min(3, order.indexOf(JSON.stringify(c.value)));
+    }
+    // Exactly two clear values for a pair of fields (two airports, two times of one segment): in
+    // the order written, the first is where it starts and the second where it ends.
+    if (spec.role) {
+      const clear = new Map<string, number>();
+      for (const c of cands) if (c.index >= 0 && c.score >= 0.2) clear.set(JSON.stringify(c.value), Math.min(clear.get(JSON.stringify(c.value)) ?? Infinity, c.index));
+      if (clear.size === 2) {
+        const [first, second] = [...clear.entries()].sort((x, y) => x[1] - y[1]).map(([k]) => k);
+        const mine = spec.role === 'origin' ? first : second;
+        for (const c of cands) if (JSON.stringify(c.value) === mine) c.score += 0.15;
+      }
     }
     if (spec.role && arrows.length) {
       for (const a of arrows) {

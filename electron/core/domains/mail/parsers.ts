@@ -118,6 +118,8 @@ export function findTimes(text: string): Array<Found<string>> {
   let m: RegExpExecArray | null;
   const re = /\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)|\b([01]?\d|2[0-3]):([0-5]\d)\b/gi;
   while ((m = re.exec(text))) {
+    // "UTC+01:00", "-05:00" are offsets, not clock times
+    if (/(?:(?:UTC|GMT)\s*[+\-\u2212]?|[+\-\u2212])$/i.test(text.slice(Math.max(0, m.index - 5), m.index))) continue;
     if (m[3]) {
       let h = Number(m[1]) % 12;
       if (/^p/i.test(m[3])) h += 12;

@@ -24,6 +24,8 @@ export function latestText(text: string): string {
   const out: string[] = [];
   for (const l of lines) {
     if (/^\s*On .{4,200}wrote:\s*$/.test(l) || /^-{2,}\s*Original Message\s*-{2,}/i.test(l) || /^_{5,}$/.test(l.trim())) break;
+    // Outlook's quoted original in any language ("-----Ursprüngliche Nachricht-----"); a forwarded message is kept.
+    if (/^\s*-{3,}\s*\p{L}[\p{L} ']{2,40}?\s*-{3,}\s*$/u.test(l) && !/forward|weiter|transf|inoltr|reenv|doorgest|vidaresend|videresend/i.test(l)) break;
     if (/^\s*>/.test(l)) continue;
     out.push(l);
   }

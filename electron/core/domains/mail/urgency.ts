@@ -1,0 +1,270 @@
+/**
+ * Urgency as a small, explainable model: how soon a message needs its reader. Each signal is
+ * read from the message, its thread and the person's taxonomy, and adds weight to one level;
+ * the level with the most weight wins, and the reasons say which signals decided it.
+ * Signals: the taxonomy's own level definitions (prose clauses) and cue words, explicit deadlines
+ * relative to the message's Date, whether the message asks the reader for something (a request,
+ * a question, a bill to pay, an invitation) or only informs, the kind of sender (automated, bulk,
+ * vendor, person), breakage or alarm in the writer's own words, thread state (an open incident
+ * stays pressing until it is resolved), the person's relabels and the on-device urgency head.
+ */
+import type { Taxonomy } from './config';
+import type { MessageFacts } from './facts';
+import { cosine, idfOf, vectorize, type ConceptTable } from './semantic';
+import { sentimentScore } from './sentiment';
+import { containsPhrase } from './text';
+import { nearestDeadline } from './deadline';
+import { present } from '../../kernel/errors';
+
+export type Urgency = 'low' | 'medium' | 'high';
+
+/** Generic urgency evidence, beside the taxonomy's own cue words and definitions. */
+export const HIGH_CUES = ['urgent', 'urgently', 'asap', 'as soon as possible', 'immediately', 'right away', 'emergency', 'outage', 'is down', 'are down', 'went down', 'production is', 'in production', 'critical', 'sev1', 'sev 1', 'p1', 'firing', 'failing', 'failed', 'failure', 'overdue', 'final notice', 'final reminder', 'suspended', 'will be suspended', 'cut off', 'disconnected', 'within 24 hours', 'within 48 hours', 'security incident', 'breach', 'no heating', 'no hot water', 'leak', 'flooding', 'blocked', 'blocking', 'degraded', 'penalty', 'legal action', 'eviction', 'offline', 'is broken', 'stopped', 'not responding', 'has not reported', 'will not start', 'will not load', "won't load", 'will not open', "won't open", 'will not boot', "won't boot", 'will not connect', "won't connect", 'will not work', "won't work", 'will not turn on', "won't turn on", 'will not print', "won't print", 'will not sync', "won't sync", 'will not respond', "won't respond", 'will not run', "won't run", 'will not charge', "won't charge", 'will not send', "won't send", 'will not save', "won't save", "won't start", 'cannot log in', 'as soon as you can', 'hospital', 'accident', 'payment failed', 'could not charge', 'bounce', 'need someone today', 'deadline is today', 'due today',
+  // security: an automated sender saying someone else may be in the account
+  'new sign-in', 'new sign in', 'unusual sign-in', 'unusual activity', 'suspicious', 'secure your account', "wasn't you", 'was not you', 'unauthorised', 'unauthorized', 'compromised', 'hacked',
+  // breakage and its consequences
+  'error', 'nobody can', 'no one can', 'stop working', 'stopped working', 'will be locked', 'locked out', 'was declined', 'card declined', 'payment declined', 'bounced',
+  // people in trouble
+  'ambulance', 'a&e', 'emergency room', 'fell', 'injured', 'collapsed', 'police', 'missing', "isn't answering", 'not answering', "can't reach", 'cannot reach', "hasn't come home", 'not come home',
+  // weather
+  'severe', 'storm warning', 'closed today'];
+/**
+ * Something arranged has changed (a cancelled flight or class, a delay, a rebooking): it may need
+ * the reader to act this week, but nothing is breaking — an ask, not an alarm.
+ */
+export const DISRUPTION_CUES = ['cancelled', 'canceled', 'call off', 'called off', 'schedule change', 'had to change your', 'has been changed', 'delayed', 'diverted', 'rebooked'];
+export const LOW_CUES = ['newsletter', 'digest', 'unsubscribe', 'no rush', 'whenever', 'fyi', 'no action needed', 'no action required', 'nothing to do', 'no need to', 'for your records', 'receipt', 'confirmation', 'is confirmed', 'booking confirmed', 'reminder of', 'when you get a chance', 'at your convenience', 'thank you for', 'thanks for', 'next month', 'read online', 'shop now', 'offer', 'sale', '% off', 'this week in', 'weekly', 'no action is needed', 'nothing needed', 'nothing is needed', 'for your information', 'has been shipped', 'is on its way', 'has accepted', 'has declined', 'accepted:', 'declined:', 'order confirmation', 'thank you for your order', 'paid on', 'amount paid', 'you can ignore', 'endorsed', 'photos', 'we look forward to welcoming', 'call for papers', 'happy to share', 'if useful', 'if helpful',
+  // a social invitation that leaves it open is not work
+  'if you fancy', 'come along', 'no pressure', 'if you feel like', 'if you like'];
+export const RESOLVED = ['resolved', 'all clear', 'back to normal', 'recovered', 'mitigated', 'fixed', 'closed', 'postmortem', 'post-mortem', 'root cause', 'incident is over', 'has been restored', 'restored', 'working again', 'back online', 'running again', 'up and running', 'has been running', 'works again', 'sorted', 'solved', 'all done', 'good to go', "we're back", 'we are back', 'back up', 'running smoothly', 'working fine', 'working normally', 'running normally', 'normal again', 'ran cleanly', 'as normal', 'no longer down'];
+
+
+export interface UrgencyInput {
+  subject: string;
+  /** The latest (unquoted) text, curly apostrophes straightened. */
+  body: string;
+  /** Subject, whole text and HTML as text: bills and receipts are read from all of it. */
+  full: string;
+  /** The message's own Date: deadlines are read relative to it. */
+  date: Date;
+  /** Words standing for the sender's kind and the message's structure (see triage). */
+  senderWords: string;
+  facts?: MessageFacts;
+  tax: Taxonomy;
+  concepts?: ConceptTable;
+  /** Urgency stored on earlier messages of the thread, oldest first. */
+  earlier: Urgency[];
+  /** Subjects of earlier messages of the thread: a reply that repeats one says nothing new in it. */
+  earlierSubjects?: string[];
+  /** The urgency the taxonomy gives the chosen intent, if any. */
+  intentLevel?: Urgency;
+  /** The person's relabels of similar mail, with their similarity. */
+  neighbours: Array<{ urgency: Urgency; sim: number }>;
+  /** The on-device urgency head's probabilities, if it ran. */
+  head?: { low: number; normal: number; high: number };
+}
+
+export interface UrgencyReason {
+  signal: string;
+  level: Urgency;
+  weight: number;
+}
+
+export interface UrgencyVerdict {
+  urgency: Urgency;
+  weights: Record<Urgency, number>;
+  /** Every signal that added weight, largest first: the explanation. */
+  reasons: UrgencyReason[];
+}
+
+const LEVELS: Urgency[] = ['low', 'medium', 'high'];
+
+/** How strongly the message resembles each level's definition (prose and cue words), centred on the mean. */
+function definitionFit(tax: Taxonomy, text: string, table: ConceptTable | undefined): number[] {
+  const prose = tax.urgency.prose;
+  const levelDocs = LEVELS.map((l) => vectorize([prose[l] ?? '', ...(tax.urgency[l] ?? [])].join(' '), table));
+  if (!levelDocs.some((d) => d.size)) return [0, 0, 0];
+  const lidf = idfOf(levelDocs.filter((d) => d.size));
+  // A message usually matches one clause of a definition ("… newsletters, confirmations, receipts …").
+  const clauses = LEVELS.map((l) =>
+    [...(prose[l] ?? '').split(/\s*[—–;,:]\s*|\s+-\s+|\.\s+|\bor\b|\band\b/), ...(tax.urgency[l] ?? [])]
+      .map((c) => c.trim())
+      .filter((c) => c.length > 2)
+      .map((c) => vectorize(c, table)),
+  );
+  // Names say nothing about urgency ("a picnic on the Downs" is not "down"): Title-case words
+  // inside a sentence leave the message's side of the comparison.
+  const plain = text.replace(/(?<=[\p{Ll},;:]\s+)\p{Lu}\p{Ll}+/gu, ' ');
+  const v = vectorize(plain, table);
+  const sims = levelDocs.map((d, i) => (d.size ? 0.5 * cosine(v, d, lidf) + 0.5 * Math.max(0, ...(clauses[i] ?? []).map((c) => cosine(v, c, lidf))) : 0));
+  const mean = sims.reduce((a, b) => a + b, 0) / sims.length;
+  return sims.map((s) => s - mean);
+}
+
+const REPLY_PREFIX = /^\s*((re|aw|wg|fwd?|tr|sv|vs|antw|r)\s*(\[\d+\])?\s*:\s*)+/i;
+const bareSubject = (s: string) => s.replace(REPLY_PREFIX, '').replace(/\s+/g, ' ').trim().toLowerCase();
+
+/**
+ * The words that speak for this message now: the subject unless it only repeats the thread's
+ * ("AW: URGENT: …" is the first message's alarm, not this one's), and the text without links,
+ * file paths and identifiers ("high-error-rate.md" is a name, not an error).
+ */
+export function ownWords(subject: string, body: string, earlierSubjects: string[] = []): string {
+  const bare = bareSubject(subject);
+  const repeats = REPLY_PREFIX.test(subject) && earlierSubjects.some((e) => bareSubject(e) === bare);
+  const t = `${repeats ? '' : subject}\n${body}`
+    .replace(/\bhttps?:\/\/\S+/gi, ' ')
+    .replace(/\S*[/\\]\S*|\S+\.(md|txt|json|ya?ml|ts|js|py|pdf|docx?|xlsx?|csv|html?)\b/gi, ' ')
+    .replace(/\b[\p{L}\p{N}]+(?:[-_][\p{L}\p{N}]+){2,}\b/gu, ' ');
+  return t.slice(0, 4000);
+}
+
+/** A past event named as such ("after Monday's outage", "yesterday's incident") is history, not an alarm. */
+export function withoutPastEvents(text: string): string {
+  return text.replace(/\b(?:after|since|following|during|from)\s+(?:the\s+|last\s+|this\s+|our\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day's|yesterday's|last\s+week's|weekend's|morning's|(?:\d{1,2}\s+\p{L}+|\p{L}+\s+\d{1,2})(?:'s)?)?\s*[\p{L}-]+|\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day's|yesterday's|last\s+(?:week|month)'s)\s+[\p{L}-]+/giu, ' ');
+}
+
+/** Whether the text says a problem is over — not "don't tell them it's fixed yet", "not out of it yet". */
+export function saysResolved(text: string): boolean {
+  return text.split(/[.;!?\n]+|\s+(?:but|although|though)\s+/i).some((clause) => !/\b(not|never|yet|no longer)\b|n't\b/i.test(clause) && RESOLVED.some((w) => containsPhrase(clause, w)));
+}
+
+/**
+ * The level a change to something arranged (a cancellation, a delay, a changed flight) belongs
+ * to in this person's own definitions: the level whose prose speaks of such changes, else medium
+ * (it may need acting on this week, but nothing is broken).
+ */
+export function disruptionLevel(tax: Taxonomy): Urgency {
+  const words = /\b(cancel\w*|chang\w*|delay\w*|rebook\w*|divert\w*|reschedul\w*|called off)\b/gi;
+  const counts = LEVELS.map((l) => ((tax.urgency.prose[l] ?? '').match(words) ?? []).length + (tax.urgency[l] ?? []).filter((c) => new RegExp(words.source, 'i').test(c)).length);
+  const best = Math.max(...counts);
+  return best > 0 ? present(LEVELS[counts.indexOf(best)], 'a level') : 'medium';
+}
+
+const NUMBER_WORDS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, fourteen: 14, few: 3, couple: 2 };
+
+/**
+ * How far ahead a level reaches in this person's own words, in days: "within hours" and "today"
+ * are a day, "a day or two" two, "this week" or "the next few days" seven, "about ten days" ten,
+ * "two weeks" fourteen. The largest span a definition names; `fallback` when it names none.
+ */
+export function levelHorizon(prose: string | undefined, fallback: number): number {
+  if (!prose) return fallback;
+  const spans: number[] = [];
+  if (/\b(hours?|today|tonight|right now|immediately)\b/i.test(prose)) spans.push(1);
+  if (/\b(this|the|a|within the|next)\s+week\b|\bfew days\b/i.test(prose)) spans.push(7);
+  for (const m of prose.matchAll(/\b(\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|few|couple)\s+(?:of\s+)?(days?|weeks?)\b/gi)) {
+    const n = /^\d+$/.test(m[1] ?? '') ? Number(m[1]) : (NUMBER_WORDS[(m[1] ?? '').toLowerCase()] ?? 0);
+    // "bills due weeks from now" names no span; "a day or two" names two.
+    const unit = /week/i.test(m[2] ?? '') ? 7 : 1;
+    const tail = prose.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 12);
+    const alt = /^\s+or\s+(two|three|\d)/i.exec(tail);
+    spans.push((alt ? (NUMBER_WORDS[(alt[1] ?? '').toLowerCase()] ?? Number(alt[1])) : n) * unit);
+  }
+  return spans.length ? Math.max(...spans) : fallback;
+}
+
+/** The urgency of one message, with the signals that decided it. Deterministic for the same input. */
+export function urgencyOf(a: UrgencyInput): UrgencyVerdict {
+  const weights: Record<Urgency, number> = { low: 0, medium: 0, high: 0 };
+  const reasons: UrgencyReason[] = [];
+  const add = (signal: string, level: Urgency, weight: number) => {
+    if (!weight) return;
+    weights[level] += weight;
+    reasons.push({ signal, level, weight: Math.round(weight * 1000) / 1000 });
+  };
+  const { body, subject, tax, facts } = a;
+  const text = `${subject}\n${body}`.slice(0, 4000);
+  // Most mail needs nothing from the reader: the prior favours low; an explicit ask earns medium.
+  add('prior', 'low', 0.15);
+  add('prior', 'medium', 0.1);
+  definitionFit(tax, `${text.slice(0, 2000)} ${a.senderWords}`, a.concepts).forEach((d, i) => add('definition', present(LEVELS[i], 'a level'), 4 * d));
+  // The person's urgency corrections on similar mail.
+  for (const n of a.neighbours.slice(0, 3)) if (n.sim >= 0.4) add('relabels', n.urgency, 1.5 * n.sim);
+
+  // Whether the mail asks anything of the reader: a request or question leans medium, none leans low.
+  // A bare question ("Fancy joining?") is weaker evidence than a request ("Could you review …").
+  const askText = body || subject;
+  const full = a.full;
+  // A bill still to pay is an ask; a receipt for one already paid is not.
+  const payDue = /\b(payable|payment due|due date|due by|due on|amount due|total due|balance due|please pay|pay by)\b|^\s*due\b/im.test(full) && !/\b(amount paid|paid on|has been paid|payment received|no action is needed)\b/i.test(full);
+  // An invitation (a calendar REQUEST, or "When: … Where: …" lines) asks for an answer.
+  // A meeting proposed in text: a date/time line with a place, the attendees or a video-call link.
+  const meetLink = /\bhttps?:\/\/\S*(zoom\.|teams\.|meet\.|webex|whereby|jit\.si|\/j\/\d|meetup-join)/i.test(body);
+  const bulkSender = !!facts && (!!facts.headers['list-unsubscribe'] || /bulk|list/i.test(facts.headers['precedence'] ?? ''));
+  const invite = (facts?.events ?? []).some((e) => !e.method || /REQUEST/i.test(e.method)) || (/^\s*(when|date|time)\s*:/im.test(body) && (/^\s*(where|location|room|attendees)\s*:/im.test(body) || (meetLink && !bulkSender))) || /^invitation:/i.test(subject);
+  const request = /\b(could|can|would|will) you\b|\b(could|can|shall) we\b|\b(could|can|may) i\b|\bplease\s+(?!find\b|see\b|note\b|do not\b|don't\b|ignore\b|visit\b|click\b|use\b|enjoy\b|allow\b|contact us\b|accept our\b)[a-z]+|\bbitte\b(?!\s+nicht\b)|\bneed (a|an|the)\b|\binterested in\b|\b(we|i) would like\b|\bstill open\b|\bplease (review|send|approve|confirm|check|sign|let|reply|call|advise|update)|\blet me know\b|\bneed(s)? (you|your)\b|\baction required\b|\bplease\b.*\bby\b|\b(payment|payable|due)\b.{0,40}\b(by|date|on|until)\b|\bdue date\b|\bamount due\b|\btotal due\b/i.test(askText);
+  const question = /\?/.test(askText);
+  const kind = facts?.senderKind;
+  if (request || payDue || invite) add('asks the reader', 'medium', 0.55);
+  // A person's question is usually work to answer; a service's question ("Need help?") is not.
+  else if (question) add('question', 'medium', kind === 'automated' ? 0.05 : 0.3);
+  else add('asks nothing', 'low', 0.35);
+  if (payDue) add('bill to pay', 'medium', 0.4);
+  // A warm note from a person that asks nothing in particular ("Fancy joining?") is low.
+  if (!request && !payDue && !invite && kind === 'person' && sentimentScore(body, false).pos >= 1) add('warm note', 'low', 0.25);
+  if (invite) add('invitation', 'medium', 0.3);
+
+  const own = ownWords(subject, body, a.earlierSubjects);
+  const hits = (list: string[], t = own) => list.filter((w) => containsPhrase(t, w)).length;
+  const ownHigh = hits(tax.urgency.high);
+  const ownLow = hits(tax.urgency.low);
+  const ownMed = hits(tax.urgency.medium);
+  // "I won't make it tomorrow" is a person's apology, not breakage: first-person inability is no alarm.
+  const alarmText = withoutPastEvents(own).replace(/\b(i|we|i'm|we're|i am|we are)\s+(?:really\s+|just\s+|probably\s+|still\s+)?(won't|will not|can't|cannot|can not|couldn't|could not)\b/gi, ' ').replace(/\b(won't|will not|can't|cannot|can not|couldn't|could not)\s+(?:be able to\s+)?(make|come|attend|join|be there)\b/gi, ' ');
+  const genHigh = hits(HIGH_CUES, alarmText);
+  const genLow = hits(LOW_CUES);
+  const soon = hits(['today', 'tonight', 'this morning', 'this afternoon', 'this evening', 'by end of day', 'eod', 'tomorrow morning', 'tomorrow', 'right now', 'within the hour', 'at noon', 'by noon']);
+  // Deadlines in dates relative to the message's own date: a day away presses, a week away asks.
+  const deadline = nearestDeadline(`${subject}\n${body}`, a.date);
+  // Marketing deadlines ("book by Sunday") press nobody.
+  const dlWeight = bulkSender ? 0 : 1;
+  // How far "soon" reaches is the person's: "roughly this week" is seven days, "within about ten days" ten.
+  const highDays = Math.min(2, levelHorizon(tax.urgency.prose.high, 2));
+  const mediumDays = Math.max(highDays + 1, levelHorizon(tax.urgency.prose.medium, 7));
+  if (deadline) {
+    if (deadline.days <= 1) add(`deadline "${deadline.text}"`, 'high', 0.9 * dlWeight);
+    else if (deadline.days <= highDays) add(`deadline "${deadline.text}"`, 'high', 0.55 * dlWeight);
+    else if (deadline.days <= mediumDays) add(`deadline "${deadline.text}"`, 'medium', 0.6 * dlWeight);
+    else if (deadline.days > 2 * mediumDays) add(`deadline "${deadline.text}" is weeks away`, 'low', 0.15);
+  }
+  const pressing = !!deadline && deadline.days <= mediumDays && !bulkSender;
+  add('own high cues', 'high', 1.2 * Math.min(2, ownHigh));
+  add('alarm words', 'high', 0.55 * Math.min(3, genHigh));
+  add('soon words', 'high', 0.2 * Math.min(2, soon));
+  add('own low cues', 'low', 1.0 * Math.min(2, ownLow));
+  add('calm words', 'low', 0.35 * Math.min(3, genLow));
+  add('own medium cues', 'medium', 0.8 * Math.min(2, ownMed));
+  // "I've cancelled the duplicate invoice" is the writer's own doing, not a disruption to the reader.
+  const disrupted = hits(DISRUPTION_CUES, own.replace(/\b(?:i|we)(?:'ve|'d|'ll| have| had| will)?\s+(?:\p{L}+\s+){0,2}?(?:cancell?ed|rebooked|changed|delayed)\b/giu, ' '));
+  if (disrupted) add('disruption', disruptionLevel(tax), 0.5);
+  if (a.intentLevel) add('intent level', a.intentLevel, 0.7);
+  // Automated mail is low unless it carries alarm (security, outage) or a near deadline.
+  // A notifier relaying a person's ask of the reader ("requested your review", "assigned to you")
+  // carries that person's request, not a machine's announcement.
+  const relayed = /\b(?:requested|requests|awaiting|needs|waiting for)\s+your\s+(?:review|approval|signature|input|response|decision|feedback)\b|\bassigned\s+(?:this\s+|it\s+)?to\s+you\b|\bmentioned you\b/i.test(askText);
+  if (kind === 'automated' && genHigh + ownHigh === 0 && !pressing && !relayed) add('automated, no alarm', 'low', 0.6);
+  if (relayed) add('relayed ask', 'medium', 0.3);
+  // Breakage with time pressure ("the demo is tomorrow and the firmware will not flash").
+  if (genHigh + ownHigh > 0 && soon > 0) add('alarm and soon', 'high', 0.3);
+  if (facts?.headers['list-unsubscribe']) add('mailing list', 'low', 0.4);
+  // Thread context: an open incident stays high until someone says it is resolved.
+  const resolved = saysResolved(body || subject) || (genHigh === 0 && sentimentScore(body, false).pos >= 1.5);
+  if (a.earlier.some((u) => u === 'high')) {
+    if (resolved) {
+      // A resolved incident asks nothing more unless the writer asks for something (then the request counts).
+      add('thread resolved', 'high', -1.2);
+      add('thread resolved', 'low', 0.3);
+    } else add('thread still open', 'high', 1.2);
+  } else if (resolved) add('resolved', 'high', -0.5);
+  if (a.head) {
+    // The head was trained on chat, not mail: a small say, centred so it only moves a close call.
+    add('urgency head', 'low', 0.15 * (a.head.low - 1 / 3));
+    add('urgency head', 'medium', 0.15 * (a.head.normal - 1 / 3));
+    add('urgency head', 'high', 0.15 * (a.head.high - 1 / 3));
+  }
+  const max = Math.max(...LEVELS.map((l) => weights[l]));
+  const urgency = present(LEVELS.find((l) => weights[l] === max), 'the most likely urgency');
+  reasons.sort((x, y) => Math.abs(y.weight) - Math.abs(x.weight));
+  return { urgency, weights, reasons };
+}
