@@ -259,6 +259,31 @@ class Collector {
   has(kind: EvidenceKind) {
     return !!this.kinds.get(kind)?.votes.size;
   }
+  /**
+   * Names point at an area's hub notes as often as at the notes where items about them go: the
+   * votes of `kinds` for a folder with subfolders are shared among it and its subfolders by how
+   * much the item is like each one's notes.
+   */
+  spreadOverAreas(kinds: EvidenceKind[], p: Profiles, v: Map<string, number>) {
+    for (const kind of kinds) {
+      const e = this.kinds.get(kind);
+      if (!e) continue;
+      const out = new Map<string, number>();
+      for (const [f, w] of e.votes) {
+        const kids = p.folders.filter((x) => x.folder.startsWith(f + '/') && isDestination(x.folder) && !x.people);
+        const own = p.byFolder.get(f);
+        if (!kids.length || !own) {
+          out.set(f, (out.get(f) ?? 0) + w);
+          continue;
+        }
+        const sims: Array<[string, number]> = [[f, cosine(v, own.centroid)], ...kids.map((k) => [k.folder, cosine(v, k.centroid)] as [string, number])];
+        const sum = sims.reduce((a, [, c]) => a + c, 0);
+        if (sum <= 0) out.set(f, (out.get(f) ?? 0) + w);
+        else for (const [g, c] of sims) if (c > 0) out.set(g, (out.get(g) ?? 0) + (w * c) / sum);
+      }
+      e.votes = out;
+    }
+  }
   /** Folder → fraction of its votes to discount (the person moved similar items away from it). */
   readonly penalty = new Map<string, number>();
   ranked(): Array<[string, number]> {
@@ -503,7 +528,8 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   // itself ("`kestrel/` — my design studio") votes for its subfolders, by how much each is like the item.
   const itemTerms = new Set(terms(`${title} ${body}`));
   for (const [folder, desc] of ctx.rules.folders) {
-    const overlap = [...new Set(terms(desc))].filter((t) => itemTerms.has(t)).length;
+    // Words most notes use ("note", "one", "year") say nothing about one folder.
+    const overlap = [...new Set(terms(desc))].filter((t) => itemTerms.has(t) && p.idf(t) >= Math.log(10)).length;
     if (!overlap) continue;
     // The person's own words on what a folder holds weigh like its profile (1.5 a shared word, up to 3).
     const w = Math.min(3, overlap * 1.5);
@@ -522,6 +548,8 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     ev.amount('hint', 1);
     reasons.unshift(`hint ${c}`);
   }
+
+  ev.spreadOverAreas(['entity', 'link', 'structure'], p, itemVec);
 
   // The kind of capture (a quotation, a dated entry, a link, an amount): folders where most notes
   // have that shape, far more than the vault as a whole, whatever the words.

@@ -12,7 +12,7 @@ export const RULES_PATH = '_brain_config/inbox_rules.md';
 export type Condition =
   | { kind: 'title_contains'; text: string }
   | { kind: 'content_contains'; text: string }
-  | { kind: 'mentions'; words: string[] }
+  | { kind: 'mentions'; words: string[]; about?: boolean }
   | { kind: 'tag'; tag: string }
   /** A pattern written as a list of cues ("receipt, order confirmation or invoice from a supplier (A, B, C)"): at least `need` of the phrases (each its words) are mentioned. */
   | { kind: 'cues'; phrases: string[][]; need: number }
@@ -221,7 +221,8 @@ function parseStatement(t: string, out: Rules, referent: string[][]): string[][]
     if (!head.length) return undefined;
     out.rules.push({
       name: t.length > 60 ? `${t.slice(0, 59)}…` : t,
-      anyOf: head.map((words) => [{ kind: 'mentions' as const, words }]),
+      // "Anything about X", or one of several listed things ("Larchwood, Auntie B, her care"): what the item is about, not a passing mention.
+      anyOf: head.map((words) => [{ kind: 'mentions' as const, words, ...(head.length > 1 || /\babout\b/i.test(subject) ? { about: true } : {}) }]),
       destination: dest,
       source: 'bullet',
       ...(also.length ? { also } : {}),
@@ -437,6 +438,19 @@ export function partialMention(rule: Rule, item: RuleSubject, aliases: Map<strin
   return n < c.words.length ? n / c.words.length : 0;
 }
 
+/**
+ * The item is about these words, not just mentioning them in passing: one is in its title or
+ * its opening (first 25 words), or one is used at least twice.
+ */
+function isAbout(item: RuleSubject, words: string[]): boolean {
+  const stems = new Set(words.map(stem));
+  const toks = (t: string) => t.toLowerCase().replace(/['’]s\b/g, '').split(/[^\p{L}\p{N}]+/u).filter(Boolean).map(stem);
+  if (toks(item.title).some((w) => stems.has(w))) return true;
+  const body = toks(item.body);
+  if (body.slice(0, 25).some((w) => stems.has(w))) return true;
+  return body.filter((w) => stems.has(w)).length >= 2;
+}
+
 /** Conditions are case-insensitive; `mentions` matches whole words (and simple plurals). */
 export function ruleMatches(rule: Rule, item: RuleSubject, aliases: Map<string, string>): boolean {
   const { lower, has } = wordTest(item, aliases);
@@ -453,7 +467,7 @@ export function ruleMatches(rule: Rule, item: RuleSubject, aliases: Map<string, 
         case 'tag':
           return item.tags.includes(c.tag);
         case 'mentions':
-          return c.words.every((w) => (w.includes(' ') ? lower.includes(w) : has(w)));
+          return c.words.every((w) => (w.includes(' ') ? lower.includes(w) : has(w))) && (!c.about || isAbout(item, c.words));
         case 'cues':
           return c.phrases.filter((ws) => ws.every((w) => has(w))).length >= c.need;
         case 'format':
