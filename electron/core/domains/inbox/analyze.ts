@@ -125,6 +125,9 @@ export function confidenceOf(evidence: Evidence[], chosen: string): { confidence
   return { confidence: round2(Math.min(0.97, (1 - miss) * doubt)), rows };
 }
 
+/** Below this confidence for its best folder an item is kept ("nowhere to put it"): a move that sure is a guess. */
+export const KEEP_BELOW = 0.06;
+
 const JUNK = /^(test|testing|asdf+|qwerty|lorem ipsum.*|x+|todo|tbd|\.+|untitled|new note|hello|hi)$/i;
 /** "add to my X notes", "append this to …", "update …": the person asks for a merge. */
 const MERGE_ASK =
@@ -316,10 +319,27 @@ function personFolder(title: string, body: string, p: Profiles, index: AnalyzeCo
   const prose = body.replace(/\S+@\S+|\bhttps?:\/\/\S+|\bwww\.\S+/g, ' ');
   if (toks.some((w) => new RegExp(`(^|[^\\p{L}])${w.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\p{L}]|$)`, 'u').test(prose))) return undefined;
   // Every word of it a word the vault already uses ("Dentist Appointment") → not a new person.
-  if (toks.every((w) => terms(w).every((x) => p.idf(x) < Math.log((p.docs + 1) / 0.5) - 1e-9))) return undefined;
+  // (A name the vault mentions, "I like the younger candidate, Priti Shah", is still a name: the word must be used in lowercase.)
+  const esc = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const ordinary = (w: string) => {
+    const re = new RegExp(`(^|[^\\p{L}])${esc(w.toLowerCase())}([^\\p{L}]|$)`, 'u');
+    return index.search(w, { limit: 8, mode: 'OR', excludeFolder: INBOX_FOLDER }).some((h) => re.test(p.text(h.path) ?? ''));
+  };
+  if (toks.every((w) => terms(w).every((x) => p.idf(x) < Math.log((p.docs + 1) / 0.5) - 1e-9) && ordinary(w))) return undefined;
   const known = index.nameDictionary().get(normName(t));
   if (known?.some((x) => !x.path.startsWith(INBOX_FOLDER + '/'))) return undefined;
   return p.folders.filter((f) => f.people).sort((a, b) => b.notes - a.notes)[0]?.folder;
+}
+
+/**
+ * The title as a name: an item saved as "priti-shah.md" whose first line starts "Priti Shah — new
+ * councillor" is titled by that name (the file name is the name written in lowercase).
+ */
+export function nameTitle(title: string, body: string): string {
+  if (PERSON_TITLE.test(title.trim())) return title;
+  const first = body.trim().split(/\r?\n/)[0]?.replace(/^#+\s*/, '') ?? '';
+  const lead = first.split(/\s+[—–-]\s+|[:(,;]/)[0]?.trim() ?? '';
+  return lead && PERSON_TITLE.test(lead) && slugify(lead) === slugify(title) ? lead : title;
 }
 
 /**
@@ -493,7 +513,7 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     );
   }
 
-  const pf = personFolder(title, body, p, index);
+  const pf = personFolder(nameTitle(title, note.body), body, p, index);
   if (pf) {
     ev.add('person', pf, 12);
     ev.amount('person', 1);
@@ -623,7 +643,9 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     (ev.has('profile') && c1 >= 0.08) ||
     agree;
   const first = ranked[0];
-  if (!first || !placed) {
+  // Evidence that adds up to almost nothing for the best folder is nowhere to put it either.
+  const faint = !!first && confidenceOf(evidence, first[0]).confidence * marginFactor(ranked) < KEEP_BELOW;
+  if (!first || !placed || faint) {
     return {
       item: base({ entities: shownEntities, entity_locations: locations, confidence: 0, reasoning: 'No rule, entity, earlier decision or similar note places it' }),
       evidence: [],
