@@ -200,6 +200,14 @@ describe('what became of earlier suggestions', () => {
     expect(learntAdjustment(memory([['a', 'b', 3], ['a', 'a', 6]]), ranked).ranked[0][0]).toBe('a');
   });
 
+  it('moves an item only to where the person moved such items: a discounted folder does not hand the lead to a bystander', () => {
+    // Suggestions for a were corrected to b; c merely ranks second. c must not win for it.
+    const r = learntAdjustment(memory([['a', 'b', 1]]), [['a', 10], ['c', 9]]);
+    expect(r.ranked[0][0]).toBe('a');
+    expect(r.swapped).toBeUndefined();
+    expect(r.factor).toBe(1);
+  });
+
   it('lowers the confidence of a folder whose suggestions were often corrected, and leaves a reliable one alone', () => {
     expect(learntAdjustment(memory([['a', 'a', 1], ['a', 'keep', 3]]), [['a', 10]]).factor).toBeLessThan(0.5);
     expect(learntAdjustment(memory([['a', 'a', 8]]), [['a', 10]]).factor).toBe(1);

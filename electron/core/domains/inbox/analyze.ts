@@ -354,6 +354,12 @@ export function marginFactor(ranked: Array<[string, number]>): number {
   return 0.6 + 0.4 * m;
 }
 
+/** The evidence adds up to almost nothing for the best folder (below KEEP_BELOW): nowhere to put the item. */
+export function faintPlacement(evidence: Evidence[], ranked: Array<[string, number]>): boolean {
+  const first = ranked[0];
+  return !first || confidenceOf(evidence, first[0]).confidence * marginFactor(ranked) < KEEP_BELOW;
+}
+
 /** How many of the item's words (not its shapes) a folder's notes use. */
 function sharedTerms(v: Map<string, number>, vocab: Set<string> | undefined): number {
   if (!vocab) return 0;
@@ -644,7 +650,7 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     agree;
   const first = ranked[0];
   // Evidence that adds up to almost nothing for the best folder is nowhere to put it either.
-  const faint = !!first && confidenceOf(evidence, first[0]).confidence * marginFactor(ranked) < KEEP_BELOW;
+  const faint = !!first && faintPlacement(evidence, ranked);
   if (!first || !placed || faint) {
     return {
       item: base({ entities: shownEntities, entity_locations: locations, confidence: 0, reasoning: 'No rule, entity, earlier decision or similar note places it' }),

@@ -325,6 +325,9 @@ export function learntAdjustment(m: Memory, ranked: Array<[string, number]>): { 
       by.set(f, (by.get(f) ?? 0) + (va * c) / tot);
     }
     out = [...by].sort((a, b) => b[1] - a[1] || (a[0] === top ? -1 : b[0] === top ? 1 : a[0].localeCompare(b[0])));
+    // Outcomes move an item only to where the person moved such items: a folder nobody moved
+    // anything to does not win because the suggested one was discounted (that only lowers confidence).
+    if (out[0] && out[0][0] !== top && !o.corrected.has(out[0][0])) out = [[top, by.get(top) ?? 0], ...out.filter(([f]) => f !== top)];
     const lead = out[0]?.[0] ?? top;
     if (lead !== top) swapped = { from: top, to: lead, n: o.corrected.get(lead) ?? 0 };
   }

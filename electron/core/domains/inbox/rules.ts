@@ -162,7 +162,6 @@ export function parsePattern(pattern: string): Condition[][] | undefined {
 const ARROW = /^(.+?)\s*(?:→|->|=>|⇒)\s*(.+)$/;
 const GOES = /^(.+?)\s+(?:goes?|go|belongs?|should go|gets? filed|is filed)\s+(?:to|in|into|under)\s+(\S+)\s*$/i;
 const FILE_UNDER = /^(?:file|put|save|move)\s+(.+?)\s+(?:to|in|into|under)\s+(\S+)\s*$/i;
-const MEANS = /^["“'‘`]?([^"“”'‘’`=]+?)["”'’`]?\s+(?:means|is|=|refers to|stands for|is short for)\s+["“'‘`]?([^"“”'‘’`.]+?)["”'’`]?\.?$/i;
 
 function looksLikeFolder(s: string): boolean {
   const f = cleanFolder(s);
