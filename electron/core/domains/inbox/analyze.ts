@@ -19,7 +19,7 @@ import { extractEntities, knownNames, type FoundEntity } from './entities';
 import { partialMention, ruleMatches, type Rule, type Rules } from './rules';
 import { clip, containment, contentWords, plain, shingles, slugify } from './text';
 import { cosine, folderLabel, folderProfiles, PERSON_TITLE, rankFolders, terms, type Profiles } from './profiles';
-import { learntAdjustment, memoryVotes, type Memory } from './learn';
+import { learntAdjustment, likeDecision, memoryVotes, type Memory } from './learn';
 
 export const INBOX_FOLDER = 'inbox';
 
@@ -615,6 +615,14 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
       // Corrections away from a folder discount it for similar items (not the person's own rule or hint).
       for (const [f, sim] of mv.against) if (!mv.votes.has(f) || (mv.votes.get(f) ?? 0) < 0.5 * sim) ev.penalty.set(f, Math.min(0.7, 1.2 * sim));
     }
+  }
+
+  // An earlier keep, delete or merge of a nearly identical item (and no rule or hint of the person's): the same again.
+  const again = m && m.decisions.length && !ev.has('rule') && !ev.has('hint') ? likeDecision(m, itemVec, p.vector(title)) : undefined;
+  if (again && (again.action !== 'merge' || (again.destination && p.noteVector(again.destination)))) {
+    const conf = round2(Math.min(0.85, 0.4 + 0.6 * (again.sim - 0.5) + 0.25));
+    const why = `like '${clip(again.title, 40)}', which you ${again.action === 'keep' ? 'kept' : again.action === 'delete' ? 'deleted' : `merged into ${again.destination}`}`;
+    return done(base({ entities: entities.slice(0, 4).map((e) => e.name), entity_locations: locations, suggested_action: again.action, destination: again.action === 'merge' ? again.destination : null, confidence: again.action === 'keep' ? 0 : conf, reasoning: why }));
   }
 
   let ranked = ev.ranked();

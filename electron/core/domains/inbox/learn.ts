@@ -48,6 +48,8 @@ export interface RuleSuggestion {
 /** What analysis needs from earlier decisions, in the profiles' term space. */
 export interface Memory {
   examples: Array<{ vec: Vec; tvec: Vec; folder: string; action: InboxAction; title: string; edited: boolean; suggested: string | null }>;
+  /** Items the person kept, deleted or merged (what the next like item should become too). */
+  decisions: Array<{ vec: Vec; tvec: Vec; action: Exclude<InboxAction, 'move'>; destination: string | null; title: string }>;
   /** Folder → L2-normalised centroid of the items filed there. */
   prototypes: Map<string, { vec: Vec; n: number }>;
   /**
@@ -148,6 +150,7 @@ export class ExampleStore {
     const key = `${row.n}:${row.m}:${row.w}`;
     if (this.memo && this.memo.key === key && this.memo.gen === p.generation) return this.memo.memory;
     const examples: Memory['examples'] = [];
+    const decisions: Memory['decisions'] = [];
     const sums = new Map<string, { vec: Vec; n: number }>();
     const outcomes = new Map<string, Outcome>();
     for (const e of this.list()) {
@@ -165,6 +168,8 @@ export class ExampleStore {
         for (let a = path.posix.dirname(sf); a !== '.' && a !== ''; a = path.posix.dirname(a)) if (to === sf || to.startsWith(a + '/')) count(`area:${a}`);
       }
       if (e.action !== 'move' || !e.folder) {
+        const vec = e.action !== 'move' ? p.vector(e.text, e.title) : undefined;
+        if (vec?.size && e.action !== 'move') decisions.push({ vec, tvec: p.vector(e.title), action: e.action, destination: e.action === 'merge' ? e.destination : null, title: e.title });
         continue;
       }
       const vec = p.vector(e.text, e.title);
@@ -178,7 +183,7 @@ export class ExampleStore {
     }
     const prototypes = new Map<string, { vec: Vec; n: number }>();
     for (const [f, s] of sums) prototypes.set(f, { vec: normalize(s.vec), n: s.n });
-    const memory = { examples, prototypes, outcomes };
+    const memory = { examples, decisions, prototypes, outcomes };
     this.memo = { key, gen: p.generation, memory };
     return memory;
   }
@@ -285,6 +290,25 @@ export function memoryVotes(
     .filter(([, s]) => s >= 0.15)
     .sort((a, b) => b[1] - a[1]);
   return { votes, like, best, proto, against };
+}
+
+/** How like an earlier item `v` is (its text, or 0.7 × its title for short captures). */
+const likeness = (v: Vec, tv: Vec | undefined, e: { vec: Vec; tvec: Vec }) => Math.max(cosine(v, e.vec), tv && tv.size && e.tvec.size ? 0.7 * cosine(tv, e.tvec) : 0);
+
+/**
+ * An earlier keep, delete or merge the item is nearly the same as (similarity ≥ 0.5, and closer
+ * than any item the person filed in a folder): the person decided this kind of item already.
+ */
+export function likeDecision(m: Memory, v: Vec, tv?: Vec): { action: Exclude<InboxAction, 'move'>; destination: string | null; title: string; sim: number } | undefined {
+  let best: { d: Memory['decisions'][number]; s: number } | undefined;
+  for (const d of m.decisions) {
+    const s = likeness(v, tv, d);
+    if (s >= 0.5 && (!best || s > best.s)) best = { d, s };
+  }
+  if (!best) return undefined;
+  const filed = Math.max(0, ...m.examples.map((e) => likeness(v, tv, e)));
+  if (filed >= best.s - 0.05) return undefined;
+  return { action: best.d.action, destination: best.d.destination, title: best.d.title, sim: best.s };
 }
 
 /**
