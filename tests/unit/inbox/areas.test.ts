@@ -14,6 +14,7 @@ const VAULT: Record<string, string> = {
   'yard/lease.md': '# Lease\n\nThe yard lease renews in March; rent paid quarterly to the harbour trust.\n',
   'yard/jobs/dinghy-refit.md': '# Dinghy refit\n\nClient wants the transom replaced and the hull faired; Mo to cut the oak; quote sent, deposit paid.\n',
   'yard/jobs/ketch-decks.md': '# Ketch decks\n\nRecaulk the teak decks for the client; Lena on varnish; invoice at completion.\n',
+  'yard/jobs/cutter-refit.md': '# The Cutter — refit for Mr Hale\n\nNew rudder, new garboard planks, caulking below the waterline; Mr Hale wants her back by May.\n',
   'yard/suppliers/timber.md': '# Timber merchants\n\nOak and larch from the sawmill at Burnham; price per cubic metre; delivery on Thursdays; order by phone.\n',
   'yard/suppliers/fastenings.md': '# Fastenings\n\nBronze screws and copper rivets from the chandlery; price list updated yearly; minimum order forty pounds.\n',
   'people/mo-adeyemi.md': '---\naliases: [Mo]\ntype: person\n---\n# Mo Adeyemi\n\nSawyer at the yard since 2019; lives in Wells; phone in contacts.\n',
@@ -68,5 +69,16 @@ describe('areas, names and faint evidence', () => {
     const d = await analyzeOne('inbox/perseids.md', 'Perseids peak on the 12th. Go somewhere dark after midnight, lie on a blanket, look north-east.\n', { vault, rules: defaultRules(), now });
     expect(d.item.suggested_action).toBe('keep');
     expect(d.item.destination).toBeNull();
+  });
+
+  it('merges an item that asks to be added to "my notes" on what it names, or whose title says it is more of a note', async () => {
+    const vault = setup();
+    const rules = defaultRules();
+    // "add to my Cutter notes": the note named "The Cutter — refit for Mr Hale" (its name part is enough).
+    const a = await analyzeOne('inbox/cutter.md', 'add to my Cutter notes:\n\n- rudder pintles fitted; Mr Hale happy with the garboard planks\n', { vault, rules, now });
+    expect([a.item.suggested_action, a.item.destination]).toEqual(['merge', 'yard/jobs/cutter-refit.md']);
+    // "Cutter - more snags", "… to add to my notes": what the notes are on is named at the start.
+    const b = await analyzeOne('inbox/cutter - more snags.md', 'Cutter — 2 more snags to add to my notes, from the survey\n\n1. Garboard seam weeps below the waterline.\n2. Rudder stock worn.\n', { vault, rules, now });
+    expect([b.item.suggested_action, b.item.destination]).toEqual(['merge', 'yard/jobs/cutter-refit.md']);
   });
 });

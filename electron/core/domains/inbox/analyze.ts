@@ -133,7 +133,10 @@ const JUNK = /^(test|testing|asdf+|qwerty|lorem ipsum.*|x+|todo|tbd|\.+|untitled
 const MERGE_ASK =
   /\b(add(?:ing)? (?:this |these |it |that )?to (?:my |the |our )?|append (?:this |it )?to (?:my |the )?|update (?:to |for |on )?(?:my |the |our )|update to |(?:an )?addition to (?:my |the )?|more (?:for|on) (?:my |the )|goes (?:in|into|with) (?:my |the ))/i;
 /** A title that announces more of something: "More sowing", "Recall update", "Re: kiln log", "Tile game, part 2". */
-const TITLE_MORE = /^(?:more|update|updates|re|addendum|follow[- ]?up|also)\b[:\s-]*(.+)$|^(.+?)[\s:,-]+(?:update|updates|addendum|continued|cont(?:\.|d)?|part \d+|follow[- ]?up|again)$/i;
+const TITLE_MORE =
+  /^(?:more|update|updates|re|addendum|follow[- ]?up|also)\b[:\s-]*(.+)$|^(.+?)[\s:,-]+(?:update|updates|addendum|continued|cont(?:\.|d)?|part \d+|follow[- ]?up|again)$|^(.+?)\s+[-–—:]\s+(?:\d+\s+)?(?:more|further|extra|additional|another)\b/i;
+/** The name part of a title ("The Maltings — outline app, 43 homes" → "The Maltings"). */
+const titleLead = (t: string) => t.split(/\s+[-–—:]\s+|:\s/)[0]?.trim() ?? t;
 
 /** How sure a merge into an asked-for note is: how fully the ask names it, and how much the item reads like it. */
 const mergeConfidence = (named: number, cos: number, fromTitle: boolean) =>
@@ -151,10 +154,15 @@ function mergeTarget(title: string, body: string, itemVec: Map<string, number>, 
   const ask = MERGE_ASK.exec(`${title}. ${body}`);
   if (ask) {
     const after = `${title}. ${body}`.slice(ask.index + ask[0].length, ask.index + ask[0].length + 80).split(/[.!?\n;:(]/)[0] ?? '';
-    asks.push({ words: terms(after).filter((w) => !GENERIC.test(w)), raw: after, fromTitle: false });
+    // "Add to my notes": the notes on what the item is about, named at the start of its title or first line.
+    const generic = GENERIC.test(contentWords(after)[0] ?? '');
+    const lead = [titleLead(title), titleLead(body.split('\n')[0] ?? '')].find((x) => x && terms(x).length > 0 && terms(x).length <= 4);
+    if (generic && lead) asks.push({ words: terms(lead), raw: lead, fromTitle: false });
+    else asks.push({ words: terms(after).filter((w) => !GENERIC.test(w)), raw: after, fromTitle: false });
   }
   const tm = TITLE_MORE.exec(title.trim());
-  if (tm) asks.push({ words: terms(tm[1] ?? tm[2] ?? ''), raw: tm[1] ?? tm[2] ?? '', fromTitle: true });
+  const tmWords = tm ? (tm[1] ?? tm[2] ?? tm[3] ?? '') : '';
+  if (tm) asks.push({ words: terms(tmWords), raw: tmWords, fromTitle: true });
   const { index } = ctx.vault;
   for (const { words, raw, fromTitle } of asks) {
     if (!words.length) continue;
@@ -165,9 +173,12 @@ function mergeTarget(title: string, body: string, itemVec: Map<string, number>, 
     const cands = index
       .search(query, { limit: 10, mode: 'OR', excludeFolder: INBOX_FOLDER })
       .map((h) => {
-        const tw = new Set(terms(h.title));
-        const hit = want.filter((w) => tw.has(w)).length;
-        return { h, score: hit / Math.max(want.length, tw.size), cos: sim(h.path) };
+        // The note's whole title, or its name part ("Shenandoah — alto notes" is named "Shenandoah").
+        const score = (t: string) => {
+          const tw = new Set(terms(t));
+          return want.filter((w) => tw.has(w)).length / Math.max(want.length, tw.size, 1);
+        };
+        return { h, score: Math.max(score(h.title), score(titleLead(h.title))), cos: sim(h.path) };
       })
       .filter((x) => x.score >= 0.5 && (!fromTitle || x.cos >= 0.2))
       .sort((a, b) => b.score + 0.5 * b.cos - (a.score + 0.5 * a.cos));
