@@ -1,7 +1,8 @@
 /**
  * How much earlier decisions can teach, per in-sample set: each item analysed with every OTHER
  * item's gold decision recorded as a review (accepted when the plain analysis was right,
- * corrected otherwise), against the same item with no memory. Run: npx tsx bench/_learning-loo.ts
+ * corrected otherwise), against the same item with no memory.
+ * Run: npx tsx bench/_learning-loo.ts [set-dir …] [--why] [--without-rules]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,7 +15,8 @@ import { judge, FIXTURE, DEV_SET, DEV2_SET, DEV3_SET, DEV4_SET } from './_vault-
 
 const NOW = Date.parse('2026-02-05T12:00:00Z');
 const withoutRules = process.argv.includes('--without-rules');
-for (const dir of [FIXTURE, DEV_SET, DEV2_SET, DEV3_SET, DEV4_SET]) {
+const named = process.argv.slice(2).filter((a) => !a.startsWith('--')).map((d) => path.resolve(d));
+for (const dir of named.length ? named : [FIXTURE, DEV_SET, DEV2_SET, DEV3_SET, DEV4_SET]) {
   const vault = path.join(dir, 'vault');
   const gold = JSON.parse(fs.readFileSync(path.join(dir, 'gold.json'), 'utf8')) as Record<string, string>;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-loo-'));

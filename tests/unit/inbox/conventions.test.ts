@@ -188,7 +188,7 @@ describe('what became of earlier suggestions', () => {
       else o.corrected.set(to, (o.corrected.get(to) ?? 0) + n);
       outcomes.set(from, o);
     }
-    return { examples: [], prototypes: new Map(), outcomes };
+    return { examples: [], decisions: [], prototypes: new Map(), outcomes };
   };
 
   it('one correction is not a habit; three with no acceptance put the other folder first, and acceptances hold it back', () => {
@@ -198,6 +198,14 @@ describe('what became of earlier suggestions', () => {
     expect(three.ranked[0][0]).toBe('b');
     expect(three.swapped).toEqual({ from: 'a', to: 'b', n: 3 });
     expect(learntAdjustment(memory([['a', 'b', 3], ['a', 'a', 6]]), ranked).ranked[0][0]).toBe('a');
+  });
+
+  it('moves an item only to where the person moved such items: a discounted folder does not hand the lead to a bystander', () => {
+    // Suggestions for a were corrected to b; c merely ranks second. c must not win for it.
+    const r = learntAdjustment(memory([['a', 'b', 1]]), [['a', 10], ['c', 9]]);
+    expect(r.ranked[0][0]).toBe('a');
+    expect(r.swapped).toBeUndefined();
+    expect(r.factor).toBe(1);
   });
 
   it('lowers the confidence of a folder whose suggestions were often corrected, and leaves a reliable one alone', () => {

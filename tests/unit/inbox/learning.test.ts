@@ -70,6 +70,29 @@ const example = (rel: string, text: string, suggested: AnalysisItem, destination
 });
 
 describe('learning from review', () => {
+  it('an item nearly the same as one the person kept or merged gets that decision; an unlike item does not', async () => {
+    const { vault } = setup();
+    const store = openStore(path.join(tempDir('mailroom-learn-state-'), 'state.db'));
+    const decide = async (rel: string, text: string, action: 'keep' | 'merge', destination: string | null) => {
+      const s = await analyze(vault, rel, text, store);
+      store.record([{ ...example(rel, text, s, ''), action, destination }]);
+    };
+    const kiln1 = '# Kiln shelf wash\n\nKiln wash on the kiln shelves again: alumina and kaolin half and half, two thin coats, let the shelves dry a day.\n';
+    const kiln2 = '# Kiln shelf wash again\n\nKiln wash on the kiln shelves: alumina and kaolin half and half, two thin coats, and let the shelves dry.\n';
+    const moon1 = '# Moon mug daydream\n\nA moon mug: celadon glaze over porcelain, a tenmoku rim like the moon at dusk. Probably never.\n';
+    const moon2 = '# Moon mug daydream again\n\nMoon mug: celadon glaze over porcelain with a tenmoku rim like a dusk moon. Probably never.\n';
+    expect((await analyze(vault, 'inbox/k2.md', kiln2, store)).suggested_action).toBe('move');
+    expect((await analyze(vault, 'inbox/m2.md', moon2, store)).suggested_action).toBe('move');
+    await decide('inbox/k1.md', kiln1, 'merge', 'studio/ceramics/glazes.md');
+    await decide('inbox/m1.md', moon1, 'keep', null);
+    const merged = await analyze(vault, 'inbox/k2.md', kiln2, store);
+    expect([merged.suggested_action, merged.destination]).toEqual(['merge', 'studio/ceramics/glazes.md']);
+    expect(merged.reasoning).toMatch(/merged into studio\/ceramics\/glazes\.md/);
+    expect((await analyze(vault, 'inbox/m2.md', moon2, store)).suggested_action).toBe('keep');
+    // Unlike either: filed as before.
+    expect((await analyze(vault, 'inbox/beans2.md', '# Beans again\n\nRunner beans up the hazel poles, water them in the evening.\n', store)).destination).toMatch(/^garden\//);
+  });
+
   it('corrections change the next suggestion for a similar item, say so, and survive reopening the state DB', async () => {
     const { vault } = setup();
     const file = path.join(tempDir('mailroom-learn-state-'), 'state.db');

@@ -88,4 +88,64 @@ describe('inbox rules', () => {
     const d = defaultRules();
     expect(d).toMatchObject({ loaded: false, rules: [], threshold: 0.5, unparsed: [] });
   });
+
+  it('reads a list of things as alternatives, each needing to be what the item is about', () => {
+    const r = parseRules('## Mine\n- Larchwood, Auntie B, LPA stuff → bisi/\n- Puglia bookings/confirmations → trips/puglia/\n');
+    const [bisi, puglia] = r.rules;
+    expect(ruleMatches(bisi!, item('LPA copy', 'Certify the copy at the bank.'), r.aliases)).toBe(true);
+    expect(ruleMatches(bisi!, item('Visit', 'Larchwood called about the care plan.'), r.aliases)).toBe(true);
+    // A passing mention deep in a long note is not what it is about.
+    const long = 'Slept late, made breakfast, walked the dog along the river for an hour, read the paper, then a quick call; ' + 'nothing much else today. '.repeat(3) + 'Larchwood rang.';
+    expect(ruleMatches(bisi!, item('Sunday', long), r.aliases)).toBe(false);
+    // "bookings/confirmations": either word, with Puglia.
+    expect(ruleMatches(puglia!, item('Masseria', 'Puglia confirmation for September'), r.aliases)).toBe(true);
+    expect(ruleMatches(puglia!, item('Masseria', 'Confirmation for September'), r.aliases)).toBe(false);
+  });
+
+  it('what a loose rule lists after its subject is partial evidence; the subject is the rule', () => {
+    const r = parseRules('## Mine\n- anything about Pickle — vet, meds, boots → pickle/\n');
+    const [rule] = r.rules;
+    expect(ruleMatches(rule!, item('Pickle boots', 'New boots for her'), r.aliases)).toBe(true);
+    expect(ruleMatches(rule!, item('Vet', 'Vet invoice £45'), r.aliases)).toBe(false);
+    expect(partialMention(rule!, item('Vet', 'Vet invoice £45'), r.aliases)).toBe(0.5);
+  });
+
+  it('reads several statements in one bullet: aliases with several short forms, and a rule about whoever was just named', () => {
+    const r = parseRules('## Mine\n- "Gid" = Gideon Bone. "Jadey"/"JW" = Jade.\n- "the Colonel" = Reg Fairbrother. His emails/complaints → `council/casework/` (and a line in his log)\n');
+    expect(r.aliases.get('gid')).toBe('Gideon Bone');
+    expect(r.aliases.get('jadey')).toBe('Jade');
+    expect(r.aliases.get('jw')).toBe('Jade');
+    expect(r.aliases.get('the colonel')).toBe('Reg Fairbrother');
+    expect(r.rules.map((x) => x.destination)).toEqual(['council/casework/']);
+    expect(ruleMatches(r.rules[0]!, item('Again', 'The Colonel wrote about the bins.'), r.aliases)).toBe(true);
+    expect(ruleMatches(r.rules[0]!, item('Bins', 'Reg Fairbrother wrote about the bins.'), r.aliases)).toBe(true);
+    expect(ruleMatches(r.rules[0]!, item('Bins', 'A resident wrote about the bins.'), r.aliases)).toBe(false);
+  });
+
+  it('reads a pattern written as a list of cues: any two of them', () => {
+    const r = parseRules('### Business receipts\n- **Pattern:** Receipt, order confirmation or invoice from a supplier (Acme Timber, Boltco, Glueworks...) with an amount\n- **Destination:** `money/tax/`\n');
+    const [rule] = r.rules;
+    expect(ruleMatches(rule!, item('Boltco order', 'Order confirmation #12: screws £14'), r.aliases)).toBe(true);
+    expect(ruleMatches(rule!, item('Kettle', 'Receipt for a kettle £30'), r.aliases)).toBe(false);
+  });
+
+  it('reads a reference format from its examples', () => {
+    const r = parseRules('### Planning\n- **Pattern:** Content contains a planning reference in the format `YYYY/NNNN/TYPE` (e.g. `2026/0142/FUL`)\n- **Destination:** `council/planning/`\n');
+    const [rule] = r.rules;
+    expect(ruleMatches(rule!, item('Barn', 'Application 2025/0377/LBC for the barn'), r.aliases)).toBe(true);
+    expect(ruleMatches(rule!, item('Barn', 'Application 2025-0377-LBC for the barn'), r.aliases)).toBe(true);
+    expect(ruleMatches(rule!, item('Barn', 'Met on 2025/03/07 about the barn'), r.aliases)).toBe(false);
+  });
+
+  it('reads nested Folder Structure bullets and several folders on a line as full paths', () => {
+    const r = parseRules(
+      '## Folder Structure\n- `workshop/` — the unit, pricing\n  - `jobs/` — one note per commission\n  - `suppliers/`, `selling/` (Etsy, fairs)\n- `council/` — town council: `planning/`, `casework/` (residents\' issues)\n',
+    );
+    expect(r.folders.get('workshop/jobs')).toBe('one note per commission');
+    expect(r.folders.has('workshop/suppliers')).toBe(true);
+    expect(r.folders.get('workshop/selling')).toBe('(Etsy, fairs)');
+    expect(r.folders.has('council/planning')).toBe(true);
+    expect(r.folders.get('council/casework')).toBe("residents' issues");
+    expect(r.unparsed).toEqual([]);
+  });
 });

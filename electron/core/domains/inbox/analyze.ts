@@ -19,7 +19,7 @@ import { extractEntities, knownNames, type FoundEntity } from './entities';
 import { partialMention, ruleMatches, type Rule, type Rules } from './rules';
 import { clip, containment, contentWords, plain, shingles, slugify } from './text';
 import { cosine, folderLabel, folderProfiles, PERSON_TITLE, rankFolders, terms, type Profiles } from './profiles';
-import { learntAdjustment, memoryVotes, type Memory } from './learn';
+import { learntAdjustment, likeDecision, memoryVotes, type Memory } from './learn';
 
 export const INBOX_FOLDER = 'inbox';
 
@@ -125,12 +125,18 @@ export function confidenceOf(evidence: Evidence[], chosen: string): { confidence
   return { confidence: round2(Math.min(0.97, (1 - miss) * doubt)), rows };
 }
 
+/** Below this confidence for its best folder an item is kept ("nowhere to put it"): a move that sure is a guess. */
+export const KEEP_BELOW = 0.06;
+
 const JUNK = /^(test|testing|asdf+|qwerty|lorem ipsum.*|x+|todo|tbd|\.+|untitled|new note|hello|hi)$/i;
 /** "add to my X notes", "append this to …", "update …": the person asks for a merge. */
 const MERGE_ASK =
   /\b(add(?:ing)? (?:this |these |it |that )?to (?:my |the |our )?|append (?:this |it )?to (?:my |the )?|update (?:to |for |on )?(?:my |the |our )|update to |(?:an )?addition to (?:my |the )?|more (?:for|on) (?:my |the )|goes (?:in|into|with) (?:my |the ))/i;
 /** A title that announces more of something: "More sowing", "Recall update", "Re: kiln log", "Tile game, part 2". */
-const TITLE_MORE = /^(?:more|update|updates|re|addendum|follow[- ]?up|also)\b[:\s-]*(.+)$|^(.+?)[\s:,-]+(?:update|updates|addendum|continued|cont(?:\.|d)?|part \d+|follow[- ]?up|again)$/i;
+const TITLE_MORE =
+  /^(?:more|update|updates|re|addendum|follow[- ]?up|also)\b[:\s-]*(.+)$|^(.+?)[\s:,-]+(?:update|updates|addendum|continued|cont(?:\.|d)?|part \d+|follow[- ]?up|again)$|^(.+?)\s+[-–—:]\s+(?:\d+\s+)?(?:more|further|extra|additional|another)\b/i;
+/** The name part of a title ("The Maltings — outline app, 43 homes" → "The Maltings"). */
+const titleLead = (t: string) => t.split(/\s+[-–—:]\s+|:\s/)[0]?.trim() ?? t;
 
 /** How sure a merge into an asked-for note is: how fully the ask names it, and how much the item reads like it. */
 const mergeConfidence = (named: number, cos: number, fromTitle: boolean) =>
@@ -148,10 +154,15 @@ function mergeTarget(title: string, body: string, itemVec: Map<string, number>, 
   const ask = MERGE_ASK.exec(`${title}. ${body}`);
   if (ask) {
     const after = `${title}. ${body}`.slice(ask.index + ask[0].length, ask.index + ask[0].length + 80).split(/[.!?\n;:(]/)[0] ?? '';
-    asks.push({ words: terms(after).filter((w) => !GENERIC.test(w)), raw: after, fromTitle: false });
+    // "Add to my notes": the notes on what the item is about, named at the start of its title or first line.
+    const generic = GENERIC.test(contentWords(after)[0] ?? '');
+    const lead = [titleLead(title), titleLead(body.split('\n')[0] ?? '')].find((x) => x && terms(x).length > 0 && terms(x).length <= 4);
+    if (generic && lead) asks.push({ words: terms(lead), raw: lead, fromTitle: false });
+    else asks.push({ words: terms(after).filter((w) => !GENERIC.test(w)), raw: after, fromTitle: false });
   }
   const tm = TITLE_MORE.exec(title.trim());
-  if (tm) asks.push({ words: terms(tm[1] ?? tm[2] ?? ''), raw: tm[1] ?? tm[2] ?? '', fromTitle: true });
+  const tmWords = tm ? (tm[1] ?? tm[2] ?? tm[3] ?? '') : '';
+  if (tm) asks.push({ words: terms(tmWords), raw: tmWords, fromTitle: true });
   const { index } = ctx.vault;
   for (const { words, raw, fromTitle } of asks) {
     if (!words.length) continue;
@@ -162,9 +173,12 @@ function mergeTarget(title: string, body: string, itemVec: Map<string, number>, 
     const cands = index
       .search(query, { limit: 10, mode: 'OR', excludeFolder: INBOX_FOLDER })
       .map((h) => {
-        const tw = new Set(terms(h.title));
-        const hit = want.filter((w) => tw.has(w)).length;
-        return { h, score: hit / Math.max(want.length, tw.size), cos: sim(h.path) };
+        // The note's whole title, or its name part ("Shenandoah — alto notes" is named "Shenandoah").
+        const score = (t: string) => {
+          const tw = new Set(terms(t));
+          return want.filter((w) => tw.has(w)).length / Math.max(want.length, tw.size, 1);
+        };
+        return { h, score: Math.max(score(h.title), score(titleLead(h.title))), cos: sim(h.path) };
       })
       .filter((x) => x.score >= 0.5 && (!fromTitle || x.cos >= 0.2))
       .sort((a, b) => b.score + 0.5 * b.cos - (a.score + 0.5 * a.cos));
@@ -259,6 +273,31 @@ class Collector {
   has(kind: EvidenceKind) {
     return !!this.kinds.get(kind)?.votes.size;
   }
+  /**
+   * Names point at an area's hub notes as often as at the notes where items about them go: the
+   * votes of `kinds` for a folder with subfolders are shared among it and its subfolders by how
+   * much the item is like each one's notes.
+   */
+  spreadOverAreas(kinds: EvidenceKind[], p: Profiles, v: Map<string, number>) {
+    for (const kind of kinds) {
+      const e = this.kinds.get(kind);
+      if (!e) continue;
+      const out = new Map<string, number>();
+      for (const [f, w] of e.votes) {
+        const kids = p.folders.filter((x) => x.folder.startsWith(f + '/') && isDestination(x.folder) && !x.people);
+        const own = p.byFolder.get(f);
+        if (!kids.length || !own) {
+          out.set(f, (out.get(f) ?? 0) + w);
+          continue;
+        }
+        const sims: Array<[string, number]> = [[f, cosine(v, own.centroid)], ...kids.map((k) => [k.folder, cosine(v, k.centroid)] as [string, number])];
+        const sum = sims.reduce((a, [, c]) => a + c, 0);
+        if (sum <= 0) out.set(f, (out.get(f) ?? 0) + w);
+        else for (const [g, c] of sims) if (c > 0) out.set(g, (out.get(g) ?? 0) + (w * c) / sum);
+      }
+      e.votes = out;
+    }
+  }
   /** Folder → fraction of its votes to discount (the person moved similar items away from it). */
   readonly penalty = new Map<string, number>();
   ranked(): Array<[string, number]> {
@@ -291,10 +330,27 @@ function personFolder(title: string, body: string, p: Profiles, index: AnalyzeCo
   const prose = body.replace(/\S+@\S+|\bhttps?:\/\/\S+|\bwww\.\S+/g, ' ');
   if (toks.some((w) => new RegExp(`(^|[^\\p{L}])${w.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\p{L}]|$)`, 'u').test(prose))) return undefined;
   // Every word of it a word the vault already uses ("Dentist Appointment") → not a new person.
-  if (toks.every((w) => terms(w).every((x) => p.idf(x) < Math.log((p.docs + 1) / 0.5) - 1e-9))) return undefined;
+  // (A name the vault mentions, "I like the younger candidate, Priti Shah", is still a name: the word must be used in lowercase.)
+  const esc = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const ordinary = (w: string) => {
+    const re = new RegExp(`(^|[^\\p{L}])${esc(w.toLowerCase())}([^\\p{L}]|$)`, 'u');
+    return index.search(w, { limit: 8, mode: 'OR', excludeFolder: INBOX_FOLDER }).some((h) => re.test(p.text(h.path) ?? ''));
+  };
+  if (toks.every((w) => terms(w).every((x) => p.idf(x) < Math.log((p.docs + 1) / 0.5) - 1e-9) && ordinary(w))) return undefined;
   const known = index.nameDictionary().get(normName(t));
   if (known?.some((x) => !x.path.startsWith(INBOX_FOLDER + '/'))) return undefined;
   return p.folders.filter((f) => f.people).sort((a, b) => b.notes - a.notes)[0]?.folder;
+}
+
+/**
+ * The title as a name: an item saved as "priti-shah.md" whose first line starts "Priti Shah — new
+ * councillor" is titled by that name (the file name is the name written in lowercase).
+ */
+export function nameTitle(title: string, body: string): string {
+  if (PERSON_TITLE.test(title.trim())) return title;
+  const first = body.trim().split(/\r?\n/)[0]?.replace(/^#+\s*/, '') ?? '';
+  const lead = first.split(/\s+[—–-]\s+|[:(,;]/)[0]?.trim() ?? '';
+  return lead && PERSON_TITLE.test(lead) && slugify(lead) === slugify(title) ? lead : title;
 }
 
 /**
@@ -307,6 +363,12 @@ export function marginFactor(ranked: Array<[string, number]>): number {
   if (v1 <= 0) return 1;
   const m = Math.max(0, Math.min(1, (v1 - v2) / (0.5 * v1)));
   return 0.6 + 0.4 * m;
+}
+
+/** The evidence adds up to almost nothing for the best folder (below KEEP_BELOW): nowhere to put the item. */
+export function faintPlacement(evidence: Evidence[], ranked: Array<[string, number]>): boolean {
+  const first = ranked[0];
+  return !first || confidenceOf(evidence, first[0]).confidence * marginFactor(ranked) < KEEP_BELOW;
 }
 
 /** How many of the item's words (not its shapes) a folder's notes use. */
@@ -468,7 +530,7 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     );
   }
 
-  const pf = personFolder(title, body, p, index);
+  const pf = personFolder(nameTitle(title, note.body), body, p, index);
   if (pf) {
     ev.add('person', pf, 12);
     ev.amount('person', 1);
@@ -503,7 +565,8 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   // itself ("`kestrel/` — my design studio") votes for its subfolders, by how much each is like the item.
   const itemTerms = new Set(terms(`${title} ${body}`));
   for (const [folder, desc] of ctx.rules.folders) {
-    const overlap = [...new Set(terms(desc))].filter((t) => itemTerms.has(t)).length;
+    // Words most notes use ("note", "one", "year") say nothing about one folder.
+    const overlap = [...new Set(terms(desc))].filter((t) => itemTerms.has(t) && p.idf(t) >= Math.log(10)).length;
     if (!overlap) continue;
     // The person's own words on what a folder holds weigh like its profile (1.5 a shared word, up to 3).
     const w = Math.min(3, overlap * 1.5);
@@ -522,6 +585,8 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     ev.amount('hint', 1);
     reasons.unshift(`hint ${c}`);
   }
+
+  ev.spreadOverAreas(['entity', 'link', 'structure'], p, itemVec);
 
   // The kind of capture (a quotation, a dated entry, a link, an amount): folders where most notes
   // have that shape, far more than the vault as a whole, whatever the words.
@@ -563,6 +628,14 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     }
   }
 
+  // An earlier keep, delete or merge of a nearly identical item (and no rule or hint of the person's): the same again.
+  const again = m && m.decisions.length && !ev.has('rule') && !ev.has('hint') ? likeDecision(m, itemVec, p.vector(title)) : undefined;
+  if (again && (again.action !== 'merge' || (again.destination && p.noteVector(again.destination)))) {
+    const conf = round2(Math.min(0.85, 0.4 + 0.6 * (again.sim - 0.5) + 0.25));
+    const why = `like '${clip(again.title, 40)}', which you ${again.action === 'keep' ? 'kept' : again.action === 'delete' ? 'deleted' : `merged into ${again.destination}`}`;
+    return done(base({ entities: entities.slice(0, 4).map((e) => e.name), entity_locations: locations, suggested_action: again.action, destination: again.action === 'merge' ? again.destination : null, confidence: again.action === 'keep' ? 0 : conf, reasoning: why }));
+  }
+
   let ranked = ev.ranked();
   // What became of earlier suggestions: the person's tie-breaks between folders, and how often suggestions for the chosen folder were right.
   const learnt = m && m.outcomes.size ? learntAdjustment(m, ranked) : undefined;
@@ -595,7 +668,9 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     (ev.has('profile') && c1 >= 0.08) ||
     agree;
   const first = ranked[0];
-  if (!first || !placed) {
+  // Evidence that adds up to almost nothing for the best folder is nowhere to put it either.
+  const faint = !!first && faintPlacement(evidence, ranked);
+  if (!first || !placed || faint) {
     return {
       item: base({ entities: shownEntities, entity_locations: locations, confidence: 0, reasoning: 'No rule, entity, earlier decision or similar note places it' }),
       evidence: [],

@@ -48,6 +48,8 @@ export interface RuleSuggestion {
 /** What analysis needs from earlier decisions, in the profiles' term space. */
 export interface Memory {
   examples: Array<{ vec: Vec; tvec: Vec; folder: string; action: InboxAction; title: string; edited: boolean; suggested: string | null }>;
+  /** Items the person kept, deleted or merged (what the next like item should become too). */
+  decisions: Array<{ vec: Vec; tvec: Vec; action: Exclude<InboxAction, 'move'>; destination: string | null; title: string }>;
   /** Folder → L2-normalised centroid of the items filed there. */
   prototypes: Map<string, { vec: Vec; n: number }>;
   /**
@@ -148,6 +150,7 @@ export class ExampleStore {
     const key = `${row.n}:${row.m}:${row.w}`;
     if (this.memo && this.memo.key === key && this.memo.gen === p.generation) return this.memo.memory;
     const examples: Memory['examples'] = [];
+    const decisions: Memory['decisions'] = [];
     const sums = new Map<string, { vec: Vec; n: number }>();
     const outcomes = new Map<string, Outcome>();
     for (const e of this.list()) {
@@ -165,6 +168,8 @@ export class ExampleStore {
         for (let a = path.posix.dirname(sf); a !== '.' && a !== ''; a = path.posix.dirname(a)) if (to === sf || to.startsWith(a + '/')) count(`area:${a}`);
       }
       if (e.action !== 'move' || !e.folder) {
+        const vec = e.action !== 'move' ? p.vector(e.text, e.title) : undefined;
+        if (vec?.size && e.action !== 'move') decisions.push({ vec, tvec: p.vector(e.title), action: e.action, destination: e.action === 'merge' ? e.destination : null, title: e.title });
         continue;
       }
       const vec = p.vector(e.text, e.title);
@@ -178,7 +183,7 @@ export class ExampleStore {
     }
     const prototypes = new Map<string, { vec: Vec; n: number }>();
     for (const [f, s] of sums) prototypes.set(f, { vec: normalize(s.vec), n: s.n });
-    const memory = { examples, prototypes, outcomes };
+    const memory = { examples, decisions, prototypes, outcomes };
     this.memo = { key, gen: p.generation, memory };
     return memory;
   }
@@ -287,6 +292,25 @@ export function memoryVotes(
   return { votes, like, best, proto, against };
 }
 
+/** How like an earlier item `v` is (its text, or 0.7 × its title for short captures). */
+const likeness = (v: Vec, tv: Vec | undefined, e: { vec: Vec; tvec: Vec }) => Math.max(cosine(v, e.vec), tv && tv.size && e.tvec.size ? 0.7 * cosine(tv, e.tvec) : 0);
+
+/**
+ * An earlier keep, delete or merge the item is nearly the same as (similarity ≥ 0.5, and closer
+ * than any item the person filed in a folder): the person decided this kind of item already.
+ */
+export function likeDecision(m: Memory, v: Vec, tv?: Vec): { action: Exclude<InboxAction, 'move'>; destination: string | null; title: string; sim: number } | undefined {
+  let best: { d: Memory['decisions'][number]; s: number } | undefined;
+  for (const d of m.decisions) {
+    const s = likeness(v, tv, d);
+    if (s >= 0.5 && (!best || s > best.s)) best = { d, s };
+  }
+  if (!best) return undefined;
+  const filed = Math.max(0, ...m.examples.map((e) => likeness(v, tv, e)));
+  if (filed >= best.s - 0.05) return undefined;
+  return { action: best.d.action, destination: best.d.destination, title: best.d.title, sim: best.s };
+}
+
 /**
  * What became of earlier suggestions, applied to the next one (not through the words of the
  * items, so it carries over to items unlike any earlier one). Suggestions for folder A were
@@ -325,6 +349,9 @@ export function learntAdjustment(m: Memory, ranked: Array<[string, number]>): { 
       by.set(f, (by.get(f) ?? 0) + (va * c) / tot);
     }
     out = [...by].sort((a, b) => b[1] - a[1] || (a[0] === top ? -1 : b[0] === top ? 1 : a[0].localeCompare(b[0])));
+    // Outcomes move an item only to where the person moved such items: a folder nobody moved
+    // anything to does not win because the suggested one was discounted (that only lowers confidence).
+    if (out[0] && out[0][0] !== top && !o.corrected.has(out[0][0])) out = [[top, by.get(top) ?? 0], ...out.filter(([f]) => f !== top)];
     const lead = out[0]?.[0] ?? top;
     if (lead !== top) swapped = { from: top, to: lead, n: o.corrected.get(lead) ?? 0 };
   }
