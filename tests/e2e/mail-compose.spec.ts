@@ -60,9 +60,12 @@ test('mail for real use: triage chips on arrival, keyboard, forward, compose, hi
 
     // Triage happened on arrival: intent and urgency chips in the thread list, no button pressed.
     const list = app.getByTestId('thread-list');
-    const urgent = list.locator('[data-thread-id]', { hasText: 'URGENT: production is down' });
+    const urgent = list.locator('[data-thread-id]', { hasText: 'Security incident: leaked API key' });
     await expect(urgent.getByTestId('triage-chips')).toBeVisible();
     await expect(urgent.locator('.chip.urgency-high')).toHaveText('high urgency');
+    // An outage thread whose latest message says it is back up no longer shouts "high".
+    const resolved = list.locator('[data-thread-id]', { hasText: 'URGENT: production is down' });
+    await expect(resolved.locator('.chip.urgency-medium')).toHaveText('medium urgency');
     expect(await list.getByTestId('triage-chips').count()).toBeGreaterThan(10);
     await app.screenshot({ path: test.info().outputPath('mail-triage-chips.png') });
 
