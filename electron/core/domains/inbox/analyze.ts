@@ -20,6 +20,7 @@ import { partialMention, ruleMatches, type Rule, type Rules } from './rules';
 import { clip, containment, contentWords, plain, shingles, slugify } from './text';
 import { cosine, folderLabel, folderProfiles, PERSON_TITLE, rankFolders, terms, type Profiles } from './profiles';
 import { learntAdjustment, likeDecision, memoryVotes, type Memory } from './learn';
+import { entityKeys, entityMemoryVotes } from './entity-memory';
 
 export const INBOX_FOLDER = 'inbox';
 
@@ -35,7 +36,7 @@ export interface AnalyzeContext {
 }
 
 /** The kinds of evidence that place an item in a folder. */
-export type EvidenceKind = 'rule' | 'hint' | 'examples' | 'entity' | 'person' | 'link' | 'neighbours' | 'profile' | 'structure' | 'shape';
+export type EvidenceKind = 'rule' | 'hint' | 'examples' | 'named' | 'entity' | 'person' | 'link' | 'neighbours' | 'profile' | 'structure' | 'shape';
 
 /**
  * How far one kind of evidence is trusted on its own when it points fully at one folder with a
@@ -48,6 +49,7 @@ export const RELIABILITY: Record<EvidenceKind, number> = {
   rule: 0.75,
   hint: 0.8,
   examples: 0.8,
+  named: 0.7,
   entity: 0.55,
   person: 0.55,
   link: 0.3,
@@ -612,7 +614,16 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
 
   // Earlier decisions: the nearest items the person filed, and per-folder prototypes of them.
   let like: Map<string, number> = new Map();
+  let namedWhy = new Map<string, { display: string; n: number }>();
   const m = ctx.memory?.(p);
+  if (m?.entities.size) {
+    // Earlier items naming the same client, colleague or project: where the person put them.
+    const keys = entityKeys(title, note.body, entities.filter((e) => e.source !== 'topic').map((e) => e.text));
+    const nv = entityMemoryVotes(m.entities, keys, p);
+    namedWhy = nv.why;
+    for (const [f, w] of nv.votes) ev.add('named', f, w * (pf && f !== pf ? 0.5 : 1));
+    ev.amount('named', nv.amount);
+  }
   if (m) {
     if (m.examples.length) {
       const mv = memoryVotes(m, itemVec, p.vector(title));
@@ -661,6 +672,7 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     ev.has('rule') ||
     ev.has('hint') ||
     ev.has('examples') ||
+    ev.has('named') ||
     ev.has('entity') ||
     ev.has('link') ||
     ev.has('person') ||
@@ -679,7 +691,9 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   }
   const folder = first[0];
   const n = like.get(folder) ?? 0;
-  if (n) reasons.unshift(`like ${n} earlier item${n === 1 ? '' : 's'} you filed in ${folder}`);
+  const named = ev.kinds.get('named')?.votes.get(folder) ? namedWhy.get(folder) : undefined;
+  if (named) reasons.unshift(`like ${named.n} earlier item${named.n === 1 ? '' : 's'} about ${clip(named.display, 30)} you filed in ${folder}`);
+  else if (n) reasons.unshift(`like ${n} earlier item${n === 1 ? '' : 's'} you filed in ${folder}`);
   let dest = ruleDest && ruleDest.folder === folder ? renderDestination(ruleDest.rule.destination, vars) : `${folder}/${slugify(title)}.md`;
   const taken = ctx.taken ?? new Set<string>();
   try {
