@@ -619,7 +619,7 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   if (m?.entities.size) {
     // Earlier items naming the same client, colleague or project: where the person put them.
     const keys = entityKeys(title, note.body, entities.filter((e) => e.source !== 'topic').map((e) => e.text));
-    const nv = entityMemoryVotes(m.entities, keys, p);
+    const nv = entityMemoryVotes(m.entities, keys, p, (k) => (k.includes(':') ? 0 : new Set(index.places(k, 20).filter((x) => isDestination(x.folder)).map((x) => x.path)).size));
     namedWhy = nv.why;
     for (const [f, w] of nv.votes) ev.add('named', f, w * (pf && f !== pf ? 0.5 : 1));
     ev.amount('named', nv.amount);

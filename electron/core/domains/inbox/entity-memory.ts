@@ -76,7 +76,7 @@ export interface EntityVotes {
  * so one example is a lean, not a rule; a correction counts 1.5×). Several names of one item add
  * up, but a folder gets at most 1.5× its strongest entity's vote.
  */
-export function entityMemoryVotes(mem: Map<string, EntityMemory>, keys: EntityKeys, p: Profiles): EntityVotes {
+export function entityMemoryVotes(mem: Map<string, EntityMemory>, keys: EntityKeys, p: Profiles, vaultNotes?: (key: string) => number): EntityVotes {
   const perFolder = new Map<string, number[]>();
   const why = new Map<string, { display: string; n: number; w: number }>();
   let amount = 0;
@@ -87,8 +87,10 @@ export function entityMemoryVotes(mem: Map<string, EntityMemory>, keys: EntityKe
     if (d <= 0.05) continue;
     let total = 0;
     for (const x of m.folders.values()) total += x.n + 0.5 * x.edited;
+    // The vault's own notes naming it are earlier evidence too: a name many notes use is learnt more slowly.
+    const prior = 1 + Math.min(3, 0.5 * (vaultNotes?.(key) ?? 0));
     for (const [f, x] of m.folders) {
-      const w = (6 * d * (x.n + 0.5 * x.edited)) / (total + 1);
+      const w = (6 * d * (x.n + 0.5 * x.edited)) / (total + prior);
       perFolder.set(f, [...(perFolder.get(f) ?? []), w]);
       const cur = why.get(f);
       if (!cur || w > cur.w) why.set(f, { display: m.display, n: x.n, w });
