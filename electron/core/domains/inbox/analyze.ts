@@ -377,7 +377,9 @@ function personFolder(title: string, body: string, p: Profiles, index: AnalyzeCo
  */
 export function nameTitle(title: string, body: string): string {
   if (PERSON_TITLE.test(title.trim())) return title;
-  const first = body.trim().split(/\r?\n/)[0]?.replace(/^#+\s*/, '') ?? '';
+  // The first line after a heading that only repeats the title.
+  const lines = body.trim().split(/\r?\n/).map((l) => l.replace(/^#+\s*/, '').trim()).filter(Boolean);
+  const first = (lines[0] === title.trim() ? lines[1] : lines[0]) ?? '';
   const lead = first.split(/\s+[—–-]\s+|[:(,;]/)[0]?.trim() ?? '';
   // "erin.md" or "Erin" over a first line "Erin Mackie": the title is the name, or its first name.
   return lead && PERSON_TITLE.test(lead) && (slugify(lead) === slugify(title) || slugify(lead).startsWith(slugify(title) + '-')) ? lead : title;

@@ -31,7 +31,8 @@ export function entityKeys(title: string, text: string, names: string[] = []): E
   const words = (phrase: string) => {
     for (const w of phrase.split(/\s+/)) {
       const k = normName(w);
-      if (k.length >= 3 || /^[A-Z0-9]{2}$/.test(w)) add(k, w.replace(/['’]s$/u, ''));
+      // Shown as the whole name it was part of ("about Mrs Okonjo", not "about Mrs").
+      if (k.length >= 3 || /^[A-Z0-9]{2}$/.test(w)) add(k, phrase.replace(/['’]s\b/gu, ''));
     }
   };
   const all = `${title}\n${text}`;
