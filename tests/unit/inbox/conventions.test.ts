@@ -188,7 +188,7 @@ describe('what became of earlier suggestions', () => {
       else o.corrected.set(to, (o.corrected.get(to) ?? 0) + n);
       outcomes.set(from, o);
     }
-    return { examples: [], decisions: [], prototypes: new Map(), outcomes };
+    return { examples: [], decisions: [], prototypes: new Map(), outcomes, entities: new Map() };
   };
 
   it('one correction is not a habit; three with no acceptance put the other folder first, and acceptances hold it back', () => {

@@ -157,4 +157,70 @@ describe('learning from review', () => {
     store.decide(s.id, 'dismissed');
     expect(store.proposeRules(p, defaultRules())).toEqual([]);
   });
+  it('entity memory: a correction sends the next item sharing only a name to that folder, says so, survives reopening, and undo withdraws it', async () => {
+    const { vault } = setup();
+    const file = path.join(tempDir('mailroom-learn-state-'), 'state.db');
+    const store = openStore(file);
+    const first = '# Glaze order\n\nOrder for Mrs Okonjo: six celadon bowls, glaze firing next week, pay on collection.\n';
+    // Shares no word with the first item but the client's name.
+    const next = '# Voicemail\n\nMrs Okonjo rang, wants to bring the date forward to Thursday. Call back after lunch.\n';
+    const before = await analyze(vault, 'inbox/vm.md', next, store);
+    expect(before.destination ?? '').not.toMatch(/^garden\//);
+    const s = await analyze(vault, 'inbox/order.md', first, store);
+    expect(s.destination).not.toMatch(/^garden\//);
+    store.record([example('inbox/order.md', first, s, 'garden/')]);
+    const after = await analyze(vault, 'inbox/vm.md', next, store);
+    expect(after.destination).toMatch(/^garden\//);
+    expect(after.reasoning).toMatch(/like 1 earlier item about Mrs Okonjo you filed in garden/);
+    // Without the name, the same words are not pulled there.
+    const anon = await analyze(vault, 'inbox/vm2.md', next.replace(/Mrs Okonjo/g, 'Someone'), store);
+    expect(anon.destination ?? '').not.toMatch(/^garden\//);
+    // A new process on the same state.db still remembers the name.
+    dbs.pop()!.close();
+    const again = openStore(file);
+    expect((await analyze(vault, 'inbox/vm.md', next, again)).destination).toMatch(/^garden\//);
+    // Undo of the batch withdraws it.
+    again.withdraw('b1');
+    expect((await analyze(vault, 'inbox/vm.md', next, again)).destination ?? '').not.toMatch(/^garden\//);
+  });
+
+  it('a name many notes use is learnt more slowly than a name the vault does not know', async () => {
+    const { vault } = setup();
+    const { folderProfiles } = await import('../../../electron/core/domains/inbox/profiles');
+    const { distinctiveness, entityKeys } = await import('../../../electron/core/domains/inbox/entity-memory');
+    const p = folderProfiles(vault.index, (f) => f !== 'inbox');
+    expect(distinctiveness('okonjo', p)).toBe(1);
+    expect(distinctiveness('mugs', p)).toBeLessThan(distinctiveness('okonjo', p));
+    const keys = entityKeys('Call', 'Spoke to Ada Obi (ada@obi-studio.example) about [[Glazes]] and the Tuesday kiln.');
+    expect([...keys.keys()]).toEqual(expect.arrayContaining(['email:ada@obi-studio.example', 'domain:obi-studio.example', 'link:glazes', 'ada', 'obi']));
+    expect(keys.has('tuesday')).toBe(false);
+  });
+});
+
+describe('names, collections and missing embeds', () => {
+  const extra = {
+    'people/ada-obi.md': '---\ntype: person\n---\n# Ada Obi\n\nPotter, shares the kiln on Thursdays.\n',
+    'people/ben-hale.md': '---\ntype: person\n---\n# Ben Hale\n\nRuns the cafe that stocks the mugs.\n',
+    'studio/markets/fair list 2026.md': '# Fair list 2026\n\n- Spring craft fair, stall booked\n- Harvest market, waiting to hear\n',
+  };
+  it('a short capture titled by a collection note (less list/year/plural) merges into it; a longer name does not', async () => {
+    const { vault } = setup(extra);
+    const item = await analyze(vault, 'inbox/fairs.md', '# fairs\n\nWinter fair at the town hall, 12 Dec, stall fee thirty.\n');
+    expect([item.suggested_action, item.destination]).toEqual(['merge', 'studio/markets/fair list 2026.md']);
+    const other = await analyze(vault, 'inbox/fair-stall.md', '# Fair stall rota\n\nWho minds the stall at the winter fair: me, then Ben.\n');
+    expect(other.suggested_action).toBe('move');
+  });
+  it('a first name over a full-name first line with a phone number is a note about a new person', async () => {
+    const { vault } = setup(extra);
+    const item = await analyze(vault, 'inbox/Cleo.md', '# Cleo\n\nCleo Marsh\n- new Saturday helper at the studio\n- mob 07700 900123\n');
+    expect(item.destination).toMatch(/^people\//);
+  });
+  it('an item that only embeds a file the vault does not hold is deleted; one whose file is there is not', async () => {
+    const { vault, root } = setup(extra);
+    const gone = await analyze(vault, 'inbox/IMG_1.md', '![[IMG_1.jpg]]\n');
+    expect(gone.suggested_action).toBe('delete');
+    writeFiles(root, { 'inbox/attachments/IMG_2.jpg': 'jpeg bytes' });
+    const there = await analyze(vault, 'inbox/IMG_2.md', '![[IMG_2.jpg]]\n');
+    expect(there.suggested_action).not.toBe('delete');
+  });
 });

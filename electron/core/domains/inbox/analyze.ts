@@ -20,6 +20,7 @@ import { partialMention, ruleMatches, type Rule, type Rules } from './rules';
 import { clip, containment, contentWords, plain, shingles, slugify } from './text';
 import { cosine, folderLabel, folderProfiles, PERSON_TITLE, rankFolders, terms, type Profiles } from './profiles';
 import { learntAdjustment, likeDecision, memoryVotes, type Memory } from './learn';
+import { entityKeys, entityMemoryVotes } from './entity-memory';
 
 export const INBOX_FOLDER = 'inbox';
 
@@ -35,7 +36,7 @@ export interface AnalyzeContext {
 }
 
 /** The kinds of evidence that place an item in a folder. */
-export type EvidenceKind = 'rule' | 'hint' | 'examples' | 'entity' | 'person' | 'link' | 'neighbours' | 'profile' | 'structure' | 'shape';
+export type EvidenceKind = 'rule' | 'hint' | 'examples' | 'named' | 'entity' | 'person' | 'link' | 'neighbours' | 'profile' | 'structure' | 'shape';
 
 /**
  * How far one kind of evidence is trusted on its own when it points fully at one folder with a
@@ -48,6 +49,7 @@ export const RELIABILITY: Record<EvidenceKind, number> = {
   rule: 0.75,
   hint: 0.8,
   examples: 0.8,
+  named: 0.7,
   entity: 0.55,
   person: 0.55,
   link: 0.3,
@@ -198,7 +200,34 @@ function mergeTarget(title: string, body: string, itemVec: Map<string, number>, 
     }
     if (best) return { path: best.h.path, title: best.h.title, confidence: mergeConfidence(best.score, best.cos, fromTitle) };
   }
-  return undefined;
+  return titledAfterNote(title, body, ctx);
+}
+
+/** Words that name a running collection ("CPD log", "Seed list 2026"), not what it collects. */
+const COLLECTION = /^(log|list|tracker|notes|record|register|diary|tally|bank|index)$/;
+/** A title's name words: lowercase, numbers and collection words dropped, a plural 's' dropped. */
+const nameWords = (t: string) => [...new Set(normName(t).split(' ').filter((w) => w && !/^(?:19|20)\d\d$/.test(w) && !COLLECTION.test(w)).map((w) => (w.length > 2 ? w.replace(/s$/, '') : w)))];
+/** The title names a running collection: a collection word, a year or a plural. */
+const collectionTitle = (t: string) => normName(t).split(' ').some((w) => COLLECTION.test(w) || /^(?:19|20)\d\d$/.test(w) || (w.length > 2 && /[^s]s$/.test(w)));
+
+/**
+ * A short capture titled by the name of a note (its title, less a collection word, a year or a
+ * plural: "cpd" → "CPD log", "seeds" → "Seed list 2026", "PB!!" → "PBs") is more for that note.
+ */
+function titledAfterNote(title: string, body: string, ctx: AnalyzeContext): { path: string; title: string; confidence: number } | undefined {
+  if (body.split(/\s+/).filter(Boolean).length > 100) return undefined;
+  const want = nameWords(title);
+  if (!want.length || want.length > 3) return undefined;
+  const hits = ctx.vault.index
+    .search(want.map((w) => `${w}*`).join(' '), { limit: 10, mode: 'OR', excludeFolder: INBOX_FOLDER })
+    .filter((h) => isDestination(folderOfPath(h.path)) && collectionTitle(h.title))
+    .filter((h) => {
+      const have = nameWords(h.title);
+      return have.length === want.length && want.every((w) => have.includes(w));
+    });
+  // One note of that name, or it is ambiguous.
+  if (hits.length !== 1 || !hits[0]) return undefined;
+  return { path: hits[0].path, title: hits[0].title, confidence: 0.6 };
 }
 
 function hintsOf(fm: Record<string, unknown>): ProcessingHints {
@@ -310,7 +339,7 @@ class Collector {
 
 /** Words people use when they describe someone. */
 const ABOUT_PERSON =
-  /\b(met|lives?|living|born|birthday|phone|mobile|email|e-mail|married|partner|wife|husband|friend|colleague|neighbou?r|cousin|aunt|uncle|sister|brother|contact|instagram|linkedin|works? (?:at|as|for|in))\b|@\w/iu;
+  /\b(met|lives?|living|born|birthday|phone|mobile|email|e-mail|married|partner|wife|husband|friend|colleague|neighbou?r|cousin|aunt|uncle|sister|brother|contact|instagram|linkedin|works? (?:at|as|for|in))\b|@\w|(?:^|\s)\+?\d[\d ]{9,14}\d(?:\s|$)/iu;
 const PRONOUN = /\b(she|he|her|his|him|they|their)\b/iu;
 /** Words that say the name is a work or a place, not a person ("Atomic Habits", "Lake District"). */
 const NOT_PERSON = /\b(book|novel|author|chapter|film|movie|album|episode|series|podcast|read|reading|restaurant|hotel|recipe|trip|itinerary|route|walk)\b/iu;
@@ -348,9 +377,12 @@ function personFolder(title: string, body: string, p: Profiles, index: AnalyzeCo
  */
 export function nameTitle(title: string, body: string): string {
   if (PERSON_TITLE.test(title.trim())) return title;
-  const first = body.trim().split(/\r?\n/)[0]?.replace(/^#+\s*/, '') ?? '';
+  // The first line after a heading that only repeats the title.
+  const lines = body.trim().split(/\r?\n/).map((l) => l.replace(/^#+\s*/, '').trim()).filter(Boolean);
+  const first = (lines[0] === title.trim() ? lines[1] : lines[0]) ?? '';
   const lead = first.split(/\s+[—–-]\s+|[:(,;]/)[0]?.trim() ?? '';
-  return lead && PERSON_TITLE.test(lead) && slugify(lead) === slugify(title) ? lead : title;
+  // "erin.md" or "Erin" over a first line "Erin Mackie": the title is the name, or its first name.
+  return lead && PERSON_TITLE.test(lead) && (slugify(lead) === slugify(title) || slugify(lead).startsWith(slugify(title) + '-')) ? lead : title;
 }
 
 /**
@@ -412,6 +444,11 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   const placeholder = words.length <= 6 && (junk(body) || [...new Set(words.map((w) => w.toLowerCase()))].every(junk));
   if (!words.length || placeholder) {
     return done(base({ suggested_action: 'delete', confidence: words.length ? 0.85 : 0.95, reasoning: words.length ? 'Placeholder text only' : 'Empty note' }));
+  }
+  // Nothing but embeds of files the vault does not hold (a photo whose upload never arrived): nothing to file.
+  const embeds = [...note.body.matchAll(/!\[\[([^\]|#\n]+)[^\]\n]*\]\]/g)].map((m) => (m[1] ?? '').trim());
+  if (embeds.length && !note.body.replace(/!\[\[[^\]\n]*\]\]/g, '').replace(/^#.*$/gm, '').trim() && embeds.every((e) => !vaultHasFile(ctx.vault.root, e))) {
+    return done(base({ suggested_action: 'delete', confidence: 0.7, reasoning: `Only embeds ${clip(embeds.join(', '), 60)}, which the vault does not hold` }));
   }
 
   const p = folderProfiles(index, isDestination);
@@ -612,7 +649,16 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
 
   // Earlier decisions: the nearest items the person filed, and per-folder prototypes of them.
   let like: Map<string, number> = new Map();
+  let namedWhy = new Map<string, { display: string; n: number }>();
   const m = ctx.memory?.(p);
+  if (m?.entities.size) {
+    // Earlier items naming the same client, colleague or project: where the person put them.
+    const keys = entityKeys(title, note.body, entities.filter((e) => e.source !== 'topic').map((e) => e.text));
+    const nv = entityMemoryVotes(m.entities, keys, p, (k) => (k.includes(':') ? 0 : new Set(index.places(k, 20).filter((x) => isDestination(x.folder)).map((x) => x.path)).size));
+    namedWhy = nv.why;
+    for (const [f, w] of nv.votes) ev.add('named', f, w * (pf && f !== pf ? 0.5 : 1));
+    ev.amount('named', nv.amount);
+  }
   if (m) {
     if (m.examples.length) {
       const mv = memoryVotes(m, itemVec, p.vector(title));
@@ -661,6 +707,7 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     ev.has('rule') ||
     ev.has('hint') ||
     ev.has('examples') ||
+    ev.has('named') ||
     ev.has('entity') ||
     ev.has('link') ||
     ev.has('person') ||
@@ -679,7 +726,9 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   }
   const folder = first[0];
   const n = like.get(folder) ?? 0;
-  if (n) reasons.unshift(`like ${n} earlier item${n === 1 ? '' : 's'} you filed in ${folder}`);
+  const named = ev.kinds.get('named')?.votes.get(folder) ? namedWhy.get(folder) : undefined;
+  if (named) reasons.unshift(`like ${named.n} earlier item${named.n === 1 ? '' : 's'} about ${clip(named.display, 30)} you filed in ${folder}`);
+  else if (n) reasons.unshift(`like ${n} earlier item${n === 1 ? '' : 's'} you filed in ${folder}`);
   let dest = ruleDest && ruleDest.folder === folder ? renderDestination(ruleDest.rule.destination, vars) : `${folder}/${slugify(title)}.md`;
   const taken = ctx.taken ?? new Set<string>();
   try {
@@ -707,6 +756,36 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     evidence: rows,
     votes: ranked.slice(0, 5),
   };
+}
+
+/** A file of that name (or vault-relative path) anywhere in the vault, outside hidden folders. */
+function vaultHasFile(root: string, name: string): boolean {
+  const base = path.posix.basename(name.replace(/\\/g, '/'));
+  if (!base || base.startsWith('.')) return false;
+  try {
+    if (fs.existsSync(path.join(root, ...name.split('/')))) return true;
+  } catch {
+    // a name that is not a path: searched for below
+  }
+  const stack = [root];
+  let seen = 0;
+  while (stack.length && seen < 20000) {
+    const dir = stack.pop()!;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      seen++;
+      if (e.name.startsWith('.')) continue;
+      if (e.isDirectory()) stack.push(path.join(dir, e.name));
+      else if (e.name === base) return true;
+    }
+  }
+  // Too big to search: assume it is there (never delete on a guess).
+  return seen >= 20000;
 }
 
 /** Normalised key of a folder name (for comparisons in the bench and UI). */

@@ -14,6 +14,7 @@ import { ruleMatches, type Rules } from './rules';
 import type { InboxAction } from './contract';
 import { present } from '../../kernel/errors';
 import { countRows } from '../../kernel/db';
+import { entityKeys, type EntityMemory } from './entity-memory';
 
 export interface Example {
   id: number;
@@ -58,6 +59,8 @@ export interface Memory {
    * and where they put the item instead (a folder, or "keep" / "delete" / "merge").
    */
   outcomes: Map<string, Outcome>;
+  /** Entity key → the folders items naming it were filed in (see entity-memory.ts). */
+  entities: Map<string, EntityMemory>;
 }
 
 export interface Outcome {
@@ -153,6 +156,7 @@ export class ExampleStore {
     const decisions: Memory['decisions'] = [];
     const sums = new Map<string, { vec: Vec; n: number }>();
     const outcomes = new Map<string, Outcome>();
+    const entities = new Map<string, EntityMemory>();
     for (const e of this.list()) {
       const sf = e.suggested_action === 'move' && e.suggested_destination ? folderOfDest(e.suggested_destination) : null;
       if (sf) {
@@ -176,6 +180,14 @@ export class ExampleStore {
       if (!vec.size) continue;
       const sug = e.suggested_action === 'move' && e.suggested_destination ? folderOfDest(e.suggested_destination) : null;
       examples.push({ vec, tvec: p.vector(e.title), folder: e.folder, action: e.action, title: e.title, edited: !!e.edited, suggested: sug && sug !== e.folder ? sug : null });
+      for (const [k, shown] of entityKeys(e.title, e.text)) {
+        const em = entities.get(k) ?? { display: shown, folders: new Map<string, { n: number; edited: number }>() };
+        const x = em.folders.get(e.folder) ?? { n: 0, edited: 0 };
+        x.n++;
+        if (e.edited) x.edited++;
+        em.folders.set(e.folder, x);
+        entities.set(k, em);
+      }
       let s = sums.get(e.folder);
       if (!s) sums.set(e.folder, (s = { vec: new Map(), n: 0 }));
       s.n++;
@@ -183,7 +195,7 @@ export class ExampleStore {
     }
     const prototypes = new Map<string, { vec: Vec; n: number }>();
     for (const [f, s] of sums) prototypes.set(f, { vec: normalize(s.vec), n: s.n });
-    const memory = { examples, decisions, prototypes, outcomes };
+    const memory = { examples, decisions, prototypes, outcomes, entities };
     this.memo = { key, gen: p.generation, memory };
     return memory;
   }
