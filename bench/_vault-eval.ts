@@ -27,13 +27,13 @@ export const DEV4_SET = path.resolve(path.dirname(new URL(import.meta.url).pathn
 /** A sixth set (a translator's vault: Johnny.Decimal folders, a people folder called Who), written by h-filing3 at the end of its work and measured once. */
 export const DEV5_SET = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'vault-dev5');
 const FIXTURES = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures');
-/** Every labelled vault set (a folder with `gold.json`) directly under `tests/fixtures/<group>/`. */
+/** Every labelled vault set (a folder with `gold.json` and `vault/`) directly under `tests/fixtures/<group>/`. */
 function setsUnder(group: string): string[] {
   const root = path.join(FIXTURES, group);
   if (!fs.existsSync(root)) return [];
   return fs
     .readdirSync(root)
-    .filter((d) => d.startsWith('vault-set') && fs.existsSync(path.join(root, d, 'gold.json')))
+    .filter((d) => fs.existsSync(path.join(root, d, 'gold.json')) && fs.existsSync(path.join(root, d, 'vault')))
     .sort()
     .map((d) => path.join(root, d));
 }
