@@ -8,7 +8,7 @@
  * accepted items), so an item, a folder and an earlier example are compared the same way.
  */
 import type { VaultIndex } from '../vault';
-import { splitFrontmatter, tryReadVaultFile } from '../vault';
+import { splitFrontmatter, vaultReader } from '../vault';
 import { searchableText } from '../vault';
 import { stem } from './rules';
 import { contentWords, isStopword } from './text';
@@ -158,8 +158,9 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
   signatures.set(index, signature);
   // The index keeps no note text (index.db v2): bodies are read from the vault files, once per note version.
   const ftsBody = index.db.prepare('SELECT body FROM notes_fts WHERE rowid = (SELECT id FROM notes WHERE path = ?)');
+  const reader = index.root ? vaultReader(index.root) : undefined;
   const bodyOf = (rel: string): string => {
-    const f = index.root ? tryReadVaultFile(index.root, rel, { maxBytes: 2_000_000 }) : undefined;
+    const f = reader?.read(rel, { maxBytes: 2_000_000 });
     if (f) return searchableText(splitFrontmatter(f.data.toString('utf8')).body);
     return (ftsBody.get(rel) as { body: string | null } | undefined)?.body ?? '';
   };
@@ -225,7 +226,9 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
   }
   folders.sort((a, b) => a.folder.localeCompare(b.folder));
   const noteVecs = new Map<string, Vec>();
-  let postings: Map<string, Array<[number, number]>> | undefined;
+  let postings: Map<string, Postings> | undefined;
+  let scratch = new Float64Array(0);
+  const seen = new Uint8Array(rows.length);
   const byFolderPeople = new Set(folders.filter((f) => f.people).map((f) => f.folder));
   const p: Profiles = {
     generation: index.generation,
@@ -239,25 +242,33 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
       return weigh(tf);
     },
     nearest(v, k) {
-      if (!postings) {
-        postings = new Map();
-        for (const [i, r] of rows.entries()) {
-          for (const [t, x] of p.noteVector(r.path) ?? new Map<string, number>()) {
-            let list = postings.get(t);
-            if (!list) postings.set(t, (list = []));
-            list.push([i, x]);
+      if (!postings) postings = buildPostings(rows, p);
+      // Scores accumulate in a dense array (same additions in the same order as a Map would do),
+      // and only the best k are kept: no Map and no sort over every touched note.
+      const score = (scratch.length >= rows.length ? scratch : (scratch = new Float64Array(rows.length)));
+      const touched: number[] = [];
+      for (const [t, x] of v) {
+        const list = postings.get(t);
+        if (!list) continue;
+        const { ids, weights } = list;
+        for (let j = 0; j < ids.length; j++) {
+          const i = ids[j] ?? 0;
+          if (!seen[i]) {
+            seen[i] = 1;
+            touched.push(i);
           }
+          score[i] = (score[i] ?? 0) + x * (weights[j] ?? 0);
         }
       }
-      const score = new Map<number, number>();
-      for (const [t, x] of v) for (const [i, y] of postings.get(t) ?? []) score.set(i, (score.get(i) ?? 0) + x * y);
-      return [...score]
-        .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-        .slice(0, k)
-        .flatMap(([i, sim]) => {
-          const r = rows[i];
-          return r ? [{ path: r.path, folder: r.folder, sim }] : [];
-        });
+      const best = topK(touched, score, k);
+      for (const i of touched) {
+        score[i] = 0;
+        seen[i] = 0;
+      }
+      return best.flatMap(([i, sim]) => {
+        const r = rows[i];
+        return r ? [{ path: r.path, folder: r.folder, sim }] : [];
+      });
     },
     noteVector(rel) {
       const c = fresh.get(rel);
@@ -274,6 +285,51 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
   };
   cache.set(index, p);
   return p;
+}
+
+/** One term's notes (row numbers, ascending) and their weights in those notes' vectors. */
+interface Postings {
+  ids: Uint32Array;
+  weights: Float64Array;
+}
+
+/** Term → the notes using it, from every profiled note's vector. */
+function buildPostings(rows: Row[], p: Pick<Profiles, 'noteVector'>): Map<string, Postings> {
+  const lists = new Map<string, { ids: number[]; weights: number[] }>();
+  for (const [i, r] of rows.entries()) {
+    for (const [t, x] of p.noteVector(r.path) ?? new Map<string, number>()) {
+      let list = lists.get(t);
+      if (!list) lists.set(t, (list = { ids: [], weights: [] }));
+      list.ids.push(i);
+      list.weights.push(x);
+    }
+  }
+  const out = new Map<string, Postings>();
+  for (const [t, l] of lists) out.set(t, { ids: Uint32Array.from(l.ids), weights: Float64Array.from(l.weights) });
+  return out;
+}
+
+/** The k best of `ids` by score (higher first; on a tie the lower id first), as [id, score]. */
+export function topK(ids: readonly number[], score: ArrayLike<number>, k: number): Array<[number, number]> {
+  if (k <= 0) return [];
+  const better = (a: number, b: number) => {
+    const sa = score[a] ?? 0;
+    const sb = score[b] ?? 0;
+    return sa > sb || (sa === sb && a < b);
+  };
+  // A sorted window of at most k: each id is compared with the worst kept before any insertion.
+  const kept: number[] = [];
+  for (const i of ids) {
+    if (kept.length >= k) {
+      const worst = kept[kept.length - 1] ?? 0;
+      if (!better(i, worst)) continue;
+      kept.pop();
+    }
+    let at = kept.length;
+    while (at > 0 && better(i, kept[at - 1] ?? 0)) at--;
+    kept.splice(at, 0, i);
+  }
+  return kept.map((i) => [i, score[i] ?? 0]);
 }
 
 /** Folders by cosine of `v` with their centroid, best first. */

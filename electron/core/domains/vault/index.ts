@@ -18,6 +18,7 @@ export {
   readVaultFile,
   tryReadVaultFile,
   vaultFileStat,
+  vaultReader,
   listVaultFiles,
   countNotes,
   PATH_HIDDEN,
@@ -26,6 +27,7 @@ export {
   isIgnoredRel,
   toPosix,
   type VaultFile,
+  type VaultReader,
 } from './paths';
 export { atomicWrite, moveFile, freePath, sha256, hashFile, TEMP_PREFIX } from './fsops';
 export { openVaultGit, type VaultGit } from './git';
