@@ -8,7 +8,7 @@
  * accepted items), so an item, a folder and an earlier example are compared the same way.
  */
 import type { VaultIndex } from '../vault';
-import { splitFrontmatter, vaultReader } from '../vault';
+import { bodyOf as bodyAfterFrontmatter, splitFrontmatter, vaultReader } from '../vault';
 import { searchableText } from '../vault';
 import { stem } from './rules';
 import { contentWords, isStopword } from './text';
@@ -21,11 +21,30 @@ export type Vec = Map<string, number>;
 
 /** Words of a text as stemmed terms (no numbers, no stopwords, ≥ 3 letters). */
 export function terms(text: string): string[] {
-  return contentWords(text)
-    .filter((w) => w.length >= 3 && !/^\d+$/.test(w) && !/^\d/.test(w))
-    .map(stem)
+  const out: string[] = [];
+  for (const w of contentWords(text)) {
+    const t = termOf(w);
+    if (t !== null) out.push(t);
+  }
+  return out;
+}
+
+/** Word → its term, or null when it is not one (remembered: words repeat across notes). */
+const termMemo = new Map<string, string | null>();
+const TERM_MEMO_MAX = 200_000;
+
+function termOf(w: string): string | null {
+  let t = termMemo.get(w);
+  if (t !== undefined) return t;
+  if (w.length < 3 || /^\d/.test(w)) t = null;
+  else {
+    const s = stem(w);
     // "needed" → "need": a stopword once stemmed says no more than "need" does.
-    .filter((t) => !isStopword(t));
+    t = isStopword(s) ? null : s;
+  }
+  if (termMemo.size >= TERM_MEMO_MAX) termMemo.clear();
+  termMemo.set(w, t);
+  return t;
 }
 
 /**
@@ -195,9 +214,11 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
   // The index keeps no note text (index.db v2): bodies are read from the vault files, once per note version.
   const ftsBody = index.db.prepare('SELECT body FROM notes_fts WHERE rowid = (SELECT id FROM notes WHERE path = ?)');
   const reader = index.root ? vaultReader(index.root) : undefined;
-  const bodyOf = (rel: string): string => {
+  const bodyOf = (rel: string, frontmatterJson?: string): string => {
     const f = reader?.read(rel, { maxBytes: 2_000_000 });
-    if (f) return searchableText(splitFrontmatter(f.data.toString('utf8')).body);
+    // A note indexed with frontmatter fields had valid YAML: its body is what follows the block,
+    // without parsing the YAML again. Otherwise (none, empty or invalid) splitFrontmatter decides.
+    if (f) return searchableText(frontmatterJson && frontmatterJson !== '{}' ? bodyAfterFrontmatter(f.data.toString('utf8')) : splitFrontmatter(f.data.toString('utf8')).body);
     return (ftsBody.get(rel) as { body: string | null } | undefined)?.body ?? '';
   };
   const cached = tfCache.get(index);
@@ -210,7 +231,7 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
   for (const r of all) {
     let c = old.get(r.path);
     if (!c || c.hash !== r.hash) {
-      const body = bodyOf(r.path);
+      const body = bodyOf(r.path, r.frontmatter);
       const tags = (JSON.parse(r.tags) as string[]).join(' ');
       const tf = termFreq(body);
       termFreq(r.title, 2, tf);
