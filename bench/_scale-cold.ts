@@ -14,7 +14,7 @@ const data = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-cold-'));
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MAILROOM_'))) as Record<string, string>;
 const t0 = performance.now();
 const at = () => (performance.now() - t0).toFixed(0).padStart(6);
-const child = spawn(process.execPath, [BIN, 'start', '--headless', '--vault', vault, '--data-dir', data, '--port', '0'], { env, stdio: ['ignore', 'pipe', fs.openSync(path.join(data, 'owner.log'), 'a')] });
+const child = spawn(process.execPath, [...(process.env.OWNER_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.OWNER_PROF] : []), BIN, 'start', '--headless', '--vault', vault, '--data-dir', data, '--port', '0'], { env, stdio: ['ignore', 'pipe', fs.openSync(path.join(data, 'owner.log'), 'a')] });
 const url = await new Promise<URL>((resolve) => {
   let out = '';
   child.stdout!.on('data', (d) => {
