@@ -8,7 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { percentile } from './lib';
+import { generateMbox } from './_scale-gen';
 
 const N = Number(process.argv[2] ?? 10_000);
 const vault = path.join(os.tmpdir(), `mailroom-probe-${N}`, 'vault');
@@ -58,6 +61,23 @@ const raw = async (name: string, args: Record<string, unknown>) => {
 };
 await time('bare POST mailroom_info', () => raw('mailroom_info', {}));
 await time('bare POST brain_search', (i) => raw('brain_search', { query: ['alpha', 'garden', 'soccer', 'compost'][i % 4] }));
+if (process.env.MSGS) {
+  // search_inbox right after a CLI import (background triage running), then once it has had time to finish.
+  const M = Number(process.env.MSGS);
+  const mbox = path.join(os.tmpdir(), `mailroom-probe-mbox-${M}.mbox`);
+  const mb = fs.existsSync(mbox) ? undefined : generateMbox(mbox, M);
+  const words = (mb?.vocab ?? (await import('./_scale-gen')).vocabulary()).words;
+  const run = promisify(execFile);
+  await run(process.execPath, [BIN, 'mail', 'inbox-add', 'me@acme.example', '--id', 'me', '--data-dir', data, '--vault', vault], { env });
+  const ti = performance.now();
+  await run(process.execPath, [BIN, 'mail', 'import', mbox, '--inbox', 'me', '--json', '--data-dir', data, '--vault', vault], { env, maxBuffer: 64 << 20 });
+  console.log(`import ${M}: ${((performance.now() - ti) / 1000).toFixed(1)} s`);
+  const q = (i: number) => words[200 + ((i * 13) % 800)];
+  await time('search_inbox right after import', (i) => mcp.callTool({ name: 'search_inbox', arguments: { inbox_id: 'me', query: q(i), top_k: 10 } }));
+  await time('bare POST search_inbox', (i) => raw('search_inbox', { inbox_id: 'me', query: q(i), top_k: 10 }));
+  await new Promise((r) => setTimeout(r, Number(process.env.SETTLE_MS ?? 60_000)));
+  await time('search_inbox later', (i) => mcp.callTool({ name: 'search_inbox', arguments: { inbox_id: 'me', query: q(i), top_k: 10 } }));
+}
 await mcp.close();
 child.kill('SIGTERM');
 await new Promise((r) => child.once('exit', r));
