@@ -3,7 +3,7 @@
  * full sort of every candidate would.
  */
 import { describe, expect, it } from 'vitest';
-import { topK } from '../../../electron/core/domains/inbox/profiles';
+import { topK } from '../../../electron/core/domains/inbox/profile-index';
 
 function fullSort(ids: number[], score: number[], k: number): Array<[number, number]> {
   return ids

@@ -14,10 +14,13 @@ import { stem } from './rules';
 import { contentWords, isStopword } from './text';
 import { PERSON_TITLE } from './person-title';
 import { shapeTerms, withoutUrls } from './shapes';
+import { cosine, normalize, type Vec } from './vectors';
+import { buildCentroidPostings, centroidCosines, topK, type Postings } from './profile-index';
 
 export { PERSON_TITLE };
 
-export type Vec = Map<string, number>;
+export type { Vec };
+export { cosine, normalize };
 
 /** Words of a text as stemmed terms (no numbers, no stopwords, ≥ 3 letters). */
 export function terms(text: string): string[] {
@@ -73,25 +76,6 @@ export function termFreq(text: string, weight = 1, into: Vec = new Map()): Vec {
 function addShapes(into: Vec, body: string, title: string): Vec {
   for (const s of shapeTerms(body, title)) into.set(s, (into.get(s) ?? 0) + 1);
   return into;
-}
-
-export function normalize(v: Vec): Vec {
-  let s = 0;
-  for (const x of v.values()) s += x * x;
-  const n = Math.sqrt(s);
-  if (n > 0) for (const [k, x] of v) v.set(k, x / n);
-  return v;
-}
-
-/** Cosine of two L2-normalised vectors. */
-export function cosine(a: Vec, b: Vec): number {
-  const [small, big] = a.size <= b.size ? [a, b] : [b, a];
-  let s = 0;
-  for (const [k, x] of small) {
-    const y = big.get(k);
-    if (y) s += x * y;
-  }
-  return s;
 }
 
 export interface FolderProfile {
@@ -383,72 +367,6 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
   };
   cache.set(index, p);
   return p;
-}
-
-/** One term's notes (row numbers, ascending) and their weights in those notes' vectors. */
-interface Postings {
-  ids: Uint32Array;
-  weights: Float64Array;
-}
-
-/** The k best of `ids` by score (higher first; on a tie the lower id first), as [id, score]. */
-export function topK(ids: readonly number[], score: ArrayLike<number>, k: number): Array<[number, number]> {
-  if (k <= 0) return [];
-  const better = (a: number, b: number) => {
-    const sa = score[a] ?? 0;
-    const sb = score[b] ?? 0;
-    return sa > sb || (sa === sb && a < b);
-  };
-  // A sorted window of at most k: each id is compared with the worst kept before any insertion.
-  const kept: number[] = [];
-  for (const i of ids) {
-    if (kept.length >= k) {
-      const worst = kept[kept.length - 1] ?? 0;
-      if (!better(i, worst)) continue;
-      kept.pop();
-    }
-    let at = kept.length;
-    while (at > 0 && better(i, kept[at - 1] ?? 0)) at--;
-    kept.splice(at, 0, i);
-  }
-  return kept.map((i) => [i, score[i] ?? 0]);
-}
-
-/** Term → the folders whose centroid has it (folder numbers ascending) and its weight there. */
-function buildCentroidPostings(folders: FolderProfile[]): Map<string, Postings> {
-  const lists = new Map<string, { ids: number[]; weights: number[] }>();
-  for (const [i, f] of folders.entries()) {
-    for (const [t, x] of f.centroid) {
-      if (!x) continue;
-      let list = lists.get(t);
-      if (!list) lists.set(t, (list = { ids: [], weights: [] }));
-      list.ids.push(i);
-      list.weights.push(x);
-    }
-  }
-  const out = new Map<string, Postings>();
-  for (const [t, l] of lists) out.set(t, { ids: Uint32Array.from(l.ids), weights: Float64Array.from(l.weights) });
-  return out;
-}
-
-/**
- * cosine(v, centroid) for every folder: one lookup per term of `v` instead of one per term and
- * folder (each centroid holds thousands of terms; probing 60 of them per item was most of
- * rankFolders' time). The sums add the same products in the same order as cosine() does when `v`
- * is the smaller vector; a centroid smaller than `v` is computed by cosine() itself.
- */
-function centroidCosines(folders: FolderProfile[], postings: Map<string, Postings>, v: Vec): number[] {
-  const out = new Array<number>(folders.length).fill(0);
-  for (const [t, x] of v) {
-    const list = postings.get(t);
-    if (!list) continue;
-    for (let j = 0; j < list.ids.length; j++) {
-      const i = list.ids[j] ?? 0;
-      out[i] = (out[i] ?? 0) + x * (list.weights[j] ?? 0);
-    }
-  }
-  for (const [i, f] of folders.entries()) if (f.centroid.size < v.size) out[i] = cosine(v, f.centroid);
-  return out;
 }
 
 /** Folders by cosine of `v` with their centroid, best first. */
