@@ -173,7 +173,7 @@ function mergeTarget(title: string, body: string, itemVec: Map<string, number>, 
     // The words as written and as stems ("the results" finds a note titled "Results").
     const query = [...new Set([...want, ...contentWords(raw).filter((w) => !GENERIC.test(w))])].join(' ');
     const cands = index
-      .search(query, { limit: 10, mode: 'OR', excludeFolder: INBOX_FOLDER })
+      .search(query, { limit: 10, mode: 'OR', excludeFolder: INBOX_FOLDER, snippets: false })
       .map((h) => {
         // The note's whole title, or its name part ("Shenandoah — alto notes" is named "Shenandoah").
         const score = (t: string) => {
@@ -513,7 +513,7 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   const freq = new Map<string, number>();
   for (const w of contentWords(body)) freq.set(w, (freq.get(w) ?? 0) + 1);
   const top = [...new Set([...contentWords(title), ...[...freq].sort((a, b) => b[1] - a[1]).map(([w]) => w)])].slice(0, 10);
-  const hits = top.length ? index.search(top.join(' '), { limit: 12, mode: 'OR' }).filter((h) => h.path !== rel) : [];
+  const hits = top.length ? index.search(top.join(' '), { limit: 12, mode: 'OR', snippets: false }).filter((h) => h.path !== rel) : [];
   // Nearest notes by cosine over every note (shapes included), whatever words the search matched.
   const near = p
     .nearest(itemVec, 12)

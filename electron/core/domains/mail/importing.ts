@@ -29,8 +29,9 @@ export class MailImport {
       this.p.changed(ib.id, 'import', { imported: report.imported });
       // Triage on arrival: a small import (an IMAP poll, a few .eml) answers already triaged; a
       // big one is triaged in the background, the chips appearing as it goes.
-      const run = this.understanding.triageOnArrival(ib.id, report.thread_ids);
-      if (report.thread_ids.length <= ARRIVAL_TRIAGE_INLINE) await run;
+      const inline = report.thread_ids.length <= ARRIVAL_TRIAGE_INLINE;
+      const run = this.understanding.triageOnArrival(ib.id, report.thread_ids, { background: !inline });
+      if (inline) await run;
     }
     return report;
   }

@@ -1,5 +1,6 @@
 import type { SampleRequest } from '../../kernel/types';
 import { invalidArgument } from '../../kernel/errors';
+import { interactiveInflight, whenNoInteractive } from '../../kernel/interactive';
 import type { MailConfigFiles } from './config';
 import { extractToSchema, type ExtractResult } from './extract';
 import { messageFacts } from './facts';
@@ -11,7 +12,7 @@ import { latestText } from './text';
 import { triage, type LabelledExample, type TriageResult, type Urgency } from './triage';
 
 const ARRIVAL_TRIAGE_BATCH = 50;
-/** Background triage hands the event loop back this often (ms), so searches and pages are not queued behind it. */
+/** Background triage hands the event loop back this often (ms), and waits while a request is in flight (kernel/interactive). */
 const ARRIVAL_TRIAGE_SLICE_MS = 8;
 
 /**
@@ -27,8 +28,9 @@ export class MailUnderstanding {
   /**
    * Triages the latest inbound message of each thread that has none yet (default taxonomy), in
    * the order given, yielding to the event loop between batches; one run at a time, ended by stop().
+   * `background`: nobody awaits it, so it also waits while an HTTP request is in flight.
    */
-  triageOnArrival(inboxId: string, threadIds: string[]): Promise<void> {
+  triageOnArrival(inboxId: string, threadIds: string[], opts: { background?: boolean } = {}): Promise<void> {
     const signal = this.p.lifetime();
     const run = this.triaging.then(async () => {
       let tax;
@@ -41,8 +43,11 @@ export class MailUnderstanding {
       let done = 0;
       let sliceStart = performance.now();
       for (const threadId of threadIds) {
-        if (performance.now() - sliceStart > ARRIVAL_TRIAGE_SLICE_MS) {
+        if (performance.now() - sliceStart > ARRIVAL_TRIAGE_SLICE_MS || (opts.background && interactiveInflight() > 0)) {
           await new Promise<void>((r) => setImmediate(r));
+          // In the background, a request in flight (a search, a page) goes first: it needs several
+          // turns of the loop. (A triage some request awaits — a small import — is that request's own work.)
+          if (opts.background) await whenNoInteractive();
           sliceStart = performance.now();
         }
         if (signal.aborted) return;

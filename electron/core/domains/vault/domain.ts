@@ -96,6 +96,8 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
     Object.assign(status, { state: 'indexing', done: 0, total: 0, error: undefined });
     syncedDuringRun = new Set();
     announce(true);
+    // A finished run's worker may still be merging FTS segments: a new run ends it (the merge is optional).
+    void run?.stop();
     run = runIndex({
       index,
       dbFile: indexDbPath(ctx.config.dataDir),

@@ -10,7 +10,7 @@
 export { createVault } from './domain';
 export { vaultCommands } from './cli';
 export { VaultIndex, catchUp, catchUpSteps, listNoteFiles, ftsQuery, makeSnippet, COMMON_TERM_DOCS, type SearchHit, type EntityPlace, type CatchUpReport } from './store';
-export { parseNote, splitFrontmatter, parseYaml, stringifyYaml, capitalizedPhrases, normName, searchableText, fileStem, type ParsedNote } from './parse';
+export { parseNote, splitFrontmatter, bodyOf, parseYaml, stringifyYaml, capitalizedPhrases, normName, searchableText, fileStem, type ParsedNote } from './parse';
 export {
   normalizeRel,
   resolveInVault,
@@ -18,6 +18,7 @@ export {
   readVaultFile,
   tryReadVaultFile,
   vaultFileStat,
+  vaultReader,
   listVaultFiles,
   countNotes,
   PATH_HIDDEN,
@@ -26,6 +27,7 @@ export {
   isIgnoredRel,
   toPosix,
   type VaultFile,
+  type VaultReader,
 } from './paths';
 export { atomicWrite, moveFile, freePath, sha256, hashFile, TEMP_PREFIX } from './fsops';
 export { openVaultGit, type VaultGit } from './git';

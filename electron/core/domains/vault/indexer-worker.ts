@@ -29,9 +29,10 @@ try {
   for (;;) {
     const r = steps.next();
     if (r.done) {
-      // After a bulk load, merge the FTS segments so searches read few b-trees.
-      if (r.value.indexed > 1000) index.db.exec("INSERT INTO notes_fts(notes_fts) VALUES('optimize')");
+      // Everything is searchable now: say so first, then merge the FTS segments of a bulk load
+      // (so later searches read few b-trees). Readers are not blocked by the merge (WAL).
       post({ type: 'done', report: { scanned: r.value.scanned, indexed: r.value.indexed, unchanged: r.value.unchanged, removed: r.value.removed } });
+      if (r.value.indexed > 1000) index.db.exec("INSERT INTO notes_fts(notes_fts) VALUES('optimize')");
       break;
     }
     post({ type: 'progress', ...r.value });

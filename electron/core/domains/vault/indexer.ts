@@ -32,6 +32,9 @@ export function runIndex(o: IndexRunOptions): IndexRun {
   const job: IndexerJob = { dbFile: o.dbFile, root: o.root, full: o.full };
   const worker = new Worker(entry.file, { workerData: job, eval: entry.eval, name: 'vault-indexer' });
   let settled = false;
+  // The worker may still be merging FTS segments after 'done': stop() ends it until it has exited.
+  let exited = false;
+  worker.once('exit', () => (exited = true));
   const done = new Promise<Omit<CatchUpReport, 'changed'>>((resolve, reject) => {
     worker.on('message', (m: IndexerMessage) => {
       if (m.type === 'progress') o.onBatch(m);
@@ -55,10 +58,8 @@ export function runIndex(o: IndexRunOptions): IndexRun {
   return {
     done,
     async stop() {
-      if (!settled) {
-        settled = true;
-        await worker.terminate();
-      }
+      settled = true;
+      if (!exited) await worker.terminate();
     },
   };
 }

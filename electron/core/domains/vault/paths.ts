@@ -141,6 +141,90 @@ export function tryReadVaultFile(root: string, rel: string, opts: { maxBytes?: n
   }
 }
 
+/**
+ * tryReadVaultFile for many files at once (catch-up, folder profiles, a page of snippets): the
+ * same rule, with each folder's real path resolved and checked once per reader instead of once per
+ * file. A file is opened in its folder's real path with O_NOFOLLOW, so a symlinked file fails to
+ * open and goes through the full per-file check (tryReadVaultFile). Keep a reader for one batch
+ * of work: a folder swapped for a symlink afterwards is only seen by a new reader.
+ */
+export interface VaultReader {
+  /** tryReadVaultFile. */
+  read(rel: string, opts?: { maxBytes?: number }): VaultFile | undefined;
+  /** vaultFileStat. */
+  stat(rel: string): fs.Stats | undefined;
+}
+
+export function vaultReader(root: string): VaultReader {
+  const noFollow = fs.constants.O_NOFOLLOW;
+  // Without O_NOFOLLOW (Windows) a symlinked file cannot be told apart at open: every file gets the full check.
+  if (!noFollow) return { read: (rel, opts) => tryReadVaultFile(root, rel, opts), stat: (rel) => vaultFileStat(root, rel) };
+  let realRoot: string | undefined;
+  const dirs = new Map<string, string | null>();
+  const realDir = (dir: string): string | null => {
+    let d = dirs.get(dir);
+    if (d !== undefined) return d;
+    d = null;
+    try {
+      realRoot ??= realRootOf(root);
+      const real = fs.realpathSync.native(path.join(realRoot, dir));
+      if (inside(realRoot, real) && !hasHiddenSegment(path.relative(realRoot, real))) d = real;
+    } catch {
+      d = null;
+    }
+    dirs.set(dir, d);
+    return d;
+  };
+  /** The file's path under its folder's checked real path, or null when the folder does not pass. */
+  const place = (rel: string): { clean: string; real: string | null } | undefined => {
+    let clean: string;
+    try {
+      clean = normalizeRel(rel);
+    } catch {
+      return undefined;
+    }
+    if (hasHiddenSegment(clean)) return undefined;
+    const slash = clean.lastIndexOf('/');
+    const dir = realDir(slash < 0 ? '' : clean.slice(0, slash));
+    return { clean, real: dir === null ? null : path.join(dir, clean.slice(slash + 1)) };
+  };
+  const stat = (rel: string): fs.Stats | undefined => {
+    const at = place(rel);
+    if (!at) return undefined;
+    if (at.real === null) return vaultFileStat(root, rel);
+    try {
+      const st = fs.lstatSync(at.real);
+      if (st.isSymbolicLink()) return vaultFileStat(root, rel);
+      return st.isFile() ? st : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const read = (rel: string, opts: { maxBytes?: number } = {}): VaultFile | undefined => {
+    const at = place(rel);
+    if (!at) return undefined;
+    if (at.real === null) return tryReadVaultFile(root, rel, opts);
+    const { clean, real } = at;
+    let fd: number;
+    try {
+      fd = fs.openSync(real, fs.constants.O_RDONLY | noFollow | (fs.constants.O_NONBLOCK ?? 0));
+    } catch (e) {
+      // A symlinked file (ELOOP) is allowed when it leads to a visible file inside the vault: the full check decides.
+      return (e as NodeJS.ErrnoException).code === 'ELOOP' ? tryReadVaultFile(root, rel, opts) : undefined;
+    }
+    try {
+      const stat = fs.fstatSync(fd);
+      if (!stat.isFile() || (opts.maxBytes !== undefined && stat.size > opts.maxBytes)) return undefined;
+      return { rel: clean, real, data: fs.readFileSync(fd), stat };
+    } catch {
+      return undefined;
+    } finally {
+      fs.closeSync(fd);
+    }
+  };
+  return { read, stat };
+}
+
 /** True when `rel` exists as a regular file the vault rule allows reading (symlinks resolved). */
 export function vaultFileStat(root: string, rel: string): fs.Stats | undefined {
   try {

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { openDatabase, type Migration } from '../../kernel/db/open';
 import type { JsonObject } from '../../kernel/types';
 import { bodyOf, capitalizedPhrases, normName, parseNote, searchableText, type ParsedNote } from './parse';
-import { folderOf, isNotePath, listVaultFiles, tryReadVaultFile, vaultFileStat } from './paths';
+import { folderOf, isNotePath, listVaultFiles, vaultReader, type VaultReader } from './paths';
 import { sha256 } from './fsops';
 import { makeSnippet } from '../../kernel/snippet';
 import { countRows } from '../../kernel/db';
@@ -253,7 +253,7 @@ export class VaultIndex {
    * of common terms only ranks title/alias/tag matches first, then the other matches, newest
    * first, reading only the page it returns. Snippets are computed for the returned page only.
    */
-  search(query: string, opts: { limit?: number; folder?: string; excludeFolder?: string; mode?: 'AND' | 'OR' } = {}): SearchHit[] {
+  search(query: string, opts: { limit?: number; folder?: string; excludeFolder?: string; mode?: 'AND' | 'OR'; /** false: no snippets (callers that use paths and titles only). */ snippets?: boolean } = {}): SearchHit[] {
     const limit = Math.max(1, Math.min(opts.limit ?? 10, 100));
     const folder = opts.folder ? opts.folder.replace(/^\/+|\/+$/g, '') : '';
     const exclude = opts.excludeFolder ? opts.excludeFolder.replace(/^\/+|\/+$/g, '') : '';
@@ -305,15 +305,20 @@ export class VaultIndex {
         rows = [...strong.map((r, i) => ({ ...r, score: 2 - i / 1000 })), ...rest.map((r, i) => ({ ...r, score: 1 - i / 1000 }))].slice(0, limit);
       }
       if (rows.length || parts.length < 2) {
-        return rows.map((r) => ({ path: r.path, title: r.title, snippet: this.snippetFor(r.path, parts), score: Math.round(r.score * 1000) / 1000 }));
+        const read = opts.snippets === false ? undefined : this.reader();
+        return rows.map((r) => ({ path: r.path, title: r.title, snippet: read ? this.snippetFor(read, r.path, parts) : '', score: Math.round(r.score * 1000) / 1000 }));
       }
     }
     return [];
   }
 
-  private snippetFor(rel: string, parts: string[], marks: [string, string] = ['**', '**']): string {
-    if (!this.root) return '';
-    const f = tryReadVaultFile(this.root, rel);
+  /** A reader for one page of snippets (folders checked once for the page). */
+  private reader(): VaultReader | undefined {
+    return this.root ? vaultReader(this.root) : undefined;
+  }
+
+  private snippetFor(reader: VaultReader | undefined, rel: string, parts: string[], marks: [string, string] = ['**', '**']): string {
+    const f = reader?.read(rel);
     if (!f) return '';
     return makeSnippet(searchableText(bodyOf(f.data.toString('utf8'))), parts, 12, marks);
   }
@@ -339,7 +344,8 @@ export class VaultIndex {
       const rows = this.stmt(sql).all(q, folder, folder, folder, opts.limit, opts.offset) as Array<{ path: string; title: string; folder: string; score: number }>;
       // The index keeps no note text: snippets come from the files, for this page only.
       const parts = ftsParts(query);
-      return rows.map((r) => ({ ...r, snippet: this.snippetFor(r.path, parts, ['\u0002', '\u0003']), score: Math.round(r.score * 1000) / 1000 }));
+      const read = this.reader();
+      return rows.map((r) => ({ ...r, snippet: this.snippetFor(read, r.path, parts, ['\u0002', '\u0003']), score: Math.round(r.score * 1000) / 1000 }));
     }
     return [];
   }
@@ -499,11 +505,13 @@ export function* catchUpSteps(index: VaultIndex, root: string, batch = 250): Gen
   const total = files.length;
   for (let i = 0; i < files.length; i += batch) {
     const changed: string[] = [];
+    // Each folder's real path is checked once per batch (see vaultReader).
+    const reader = vaultReader(root);
     index.db.transaction(() => {
       for (const rel of files.slice(i, i + batch)) {
         if (!known.has(rel)) {
           // New to the index (every file of a first build): one checked read, its fstat is the stat.
-          const f = tryReadVaultFile(root, rel);
+          const f = reader.read(rel);
           if (!f) continue;
           const text = f.data.toString('utf8');
           index.upsert(rel, text, f.stat, undefined, sha256(text));
@@ -511,7 +519,7 @@ export function* catchUpSteps(index: VaultIndex, root: string, batch = 250): Gen
           changed.push(rel);
           continue;
         }
-        const st = vaultFileStat(root, rel);
+        const st = reader.stat(rel);
         if (!st) continue;
         const row = known.get(rel);
         known.delete(rel);
@@ -519,7 +527,7 @@ export function* catchUpSteps(index: VaultIndex, root: string, batch = 250): Gen
           report.unchanged++;
           continue;
         }
-        const f = tryReadVaultFile(root, rel);
+        const f = reader.read(rel);
         if (!f) {
           if (row && index.remove(rel)) {
             report.removed++;

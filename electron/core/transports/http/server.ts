@@ -2,6 +2,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { MailroomError, statusOf } from '../../kernel/errors';
+import { beginInteractive } from '../../kernel/interactive';
 import type { Logger } from '../../kernel/log';
 import type { RouteDef } from '../../kernel/types';
 import { ErrorCode } from '../../../../shared/errors';
@@ -170,6 +171,8 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
   };
 
   const server = http.createServer((req, res) => {
+    // Someone waits on this answer (not on a long-lived event stream): background work steps aside until it is sent.
+    if (!(req.method === 'GET' && /text\/event-stream/.test(req.headers.accept ?? ''))) res.once('close', beginInteractive());
     onRequest(req, res).catch((e) => failRequest(req, res, clientErrorOf(e)));
   });
   // Malformed HTTP (bad request line, oversized headers …): a plain 400 and the socket is gone.
