@@ -46,7 +46,13 @@ const SAVE_MARKER_RE =
  */
 const K_NOUN = String.raw`(?:one|bit|info(?:rmation)?|details?|fact|preference|decision|number|date|address|code|reference|update|change|correction|note|too)`;
 const K_OBJ = String.raw`(?:(?:this|that)(?:\s+${K_NOUN})?|it|these|the\s+following|the\s+fact\s+that)`;
-const K_MEM = String.raw`(?:(?:your|my|the|ur)\s+)?(?:notes?|memory|memories|memory\s+banks?|records?|files?|profile|brain|knowledge(?:\s+base)?|log|vault|database|list\s+of\s+things\s+about\s+me|info\s+on\s+me)`;
+/**
+ * What the assistant keeps, as a noun phrase: an optional kind ("decision log", "preferences file",
+ * "long-term memory") before a memory noun, never followed by a word that makes it a part of an app
+ * ("the notes section", "my profile page").
+ */
+const K_KIND = String.raw`(?:decisions?|preferences?|prefs?|facts?|personal|family|health|travel|long[- ]term|permanent|running|master|saved)`;
+const K_MEM = String.raw`(?:(?:your|my|the|ur|our)\s+)?(?:${K_KIND}\s+(?:list|sheet|doc|journal)|(?:${K_KIND}\s+)?(?:notes?|memory|memories|memory\s+banks?|records?|files?|profile|brain|knowledge(?:\s+base)?|log|vault|database|preferences|prefs|settings\s+(?:about|for)\s+me|list\s+of\s+things\s+about\s+me|info\s+on\s+me))(?!\s+(?:section|page|component|screen|view|tab|table|field|panel|menu|api|endpoint|schema|module|class|feature|button|form|template)\b)`;
 const K_DEST = String.raw`(?:(?:in|into|to|on|onto|under)\s+${K_MEM}|on\s+(?:file|record)|somewhere(?:\s+safe)?|(?:for|till|until)\s+(?:later|the\s+future|future\s+reference|next\s+time|safekeeping|reference|me|us|when\s+(?:i|we)\s+need\s+it)|handy|on\s+hand|safe|in\s+(?:your\s+)?back\s+pocket|on\s+your\s+radar|in\s+your\s+head|in\s+(?:the\s+back\s+of\s+)?(?:your\s+)?mind|to\s+what\s+you\s+know\s+(?:about|of)\s+me)`;
 const K_THAT = String.raw`(?:that\s+(?=(?:i|i'm|i've|i'd|we|we're|we've|my|our|the|he|she|they|his|her|their|it's|there|[A-Z]\w*)\b)|:|\s*[-–—]\s)`;
 const KEEP_RE = new RegExp(
@@ -81,6 +87,8 @@ const KEEP_RE = new RegExp(
       String.raw`(?:^|[.!?]\s+|,\s*)mental\s+note\b`,
       String.raw`\bmake\s+sure\s+you(?:'ve|\s+have)\s+got\s+(?:it|this|that)\b`,
       String.raw`(?:^|[.!?]\s+)(?:(?:so|and|ok|okay|also)\s+)?for\s+(?:(?:the\s+)?future|later|next\s+time|safekeeping|reference)\s*(?:[,:]|\s[\-–—])`,
+      // "for future chats, …", "in future conversations: …": a frame that says the rest is meant to outlast this chat.
+      String.raw`(?:^|[.!?]\s+)(?:(?:so|and|ok|okay|also|btw|fyi)[,]?\s+)?(?:for|in)\s+(?:all\s+)?(?:the\s+)?(?:future|later|upcoming)\s+(?:chats?|conversations?|sessions?|threads?|questions?|requests?|answers?|replies|messages)\s*(?:[,:]|\s[\-–—])`,
       // A correction aimed at what is already kept: "update my saved shoe size to 45", "change the stored address".
       String.raw`\b(?:update|change|correct|fix|amend|overwrite)\s+(?:my|your|the|our)\s+(?:saved|stored|recorded|noted|remembered|kept)\s+\w+`,
       String.raw`\b(?:i\s+)?(?:need|want|'d\s+like)\s+(?:you|u)\s+to\s+(?:hang\s+on\s*to|hold\s+on\s*to|keep\s+hold\s+of|have\s+(?:this|that|it)\s+(?:on\s+hand|on\s+file|handy|for\s+later))\b`,
@@ -130,6 +138,12 @@ const C_VERB = String.raw`(?:remember|memori[sz]e|note\s+down|jot(?:\s+down)?|wr
 const C_OBJ = String.raw`(?:(?:this|that)(?:\s+(?:one|bit|info|information|detail|details|fact|decision|preference|number|date|change|update|code))?|it|these|the\s+following|(?:the|my|our)\s+(?:decision|fact|details?|preference|new\s+(?:number|address|details?)|change|update|following))`;
 const C_PART = String.raw`(?:\s+(?:away|down|safe|somewhere(?:\s+safe)?|for\s+(?:me|us|later|the\s+future|next\s+time|future\s+reference|safekeeping)|to\s+memory|in\s+(?:your\s+|my\s+)?(?:memory|notes|mind|head)|on\s+(?:file|record)))*`;
 const COMPOSED_RE = new RegExp(`${LEAD}${DISCOURSE}${POLITE}((?:also\\s+|just\\s+)?${C_VERB}\\s+${C_OBJ}${C_PART})\\s*(?:[:\\-–—?!]|$|\\.\\s|,(?=\\s*(?:i|i'm|i've|my|our|we|we're|the|he|she|they|it's|his|her)\\b)|\\s+(?:please|pls|plz|for\\s+me|thanks|thx|ta)\\b)`, 'iu');
+
+/** A request to work on a text given in the message ("pls proofread", "can you tidy this up"). */
+const TEXT_TASK_RE = /\b(?:please|pls|plz|kindly|can\s+you|could\s+you|would\s+you)\s+(?:(?:just|quickly)\s+)?(?:proofread|review|check|fix|edit|rewrite|rephrase|reword|translate|summari[sz]e|improve|shorten|polish|correct|tidy|format)\b/iu;
+
+/** "for future chats", "in future conversations", "for all future sessions": the message is meant to outlast this chat. */
+const FUTURE_FRAME_RE = /\b(?:for|in)\s+(?:all\s+)?(?:the\s+)?(?:future|later|upcoming|next)\s+(?:chats?|conversations?|sessions?|threads?|questions?|requests?|answers?|replies|messages|tasks?|projects?)\b|\b(?:going\s+forward|from\s+now\s+on)\b/iu;
 
 const SELF_NOTE_RE =
   /\b(?:i|i'll|i'd|we|we'll)\s+(?:will\s+|should\s+|must\s+|need\s+to\s+|have\s+to\s+|gotta\s+|ought\s+to\s+|might\s+|can\s+|could\s+)?(?:probably\s+|definitely\s+|totally\s+|really\s+)?(?:remember|make\s+(?:a\s+)?(?:mental\s+)?note|note|write\s+(?:this|that|it)\s+down|jot\s+(?:this|that|it)\s+down|save|keep\s+(?:this|that|it)\s+in\s+mind|memori[sz]e)\b/iu;
@@ -198,8 +212,33 @@ const TYPO_TARGETS = ['remember', 'bookmark', 'memorise', 'memorize', 'forget'];
 const REAL_WORDS = new Set(['forged', 'forger', 'forgets', 'remembers', 'remembered', 'forgot', 'target', 'forest', 'rememberer', 'morrise', 'memories']);
 const TYPO_CANDIDATE_RE = /\b[rbmfRBMF]\p{L}{4,10}\b/gu;
 
+/** Consonant skeleton: vowels dropped, repeated letters merged ("remember" → "rmbr"). */
+const skeleton = (w: string): string => w.replace(/[aeiouy]/g, '').replace(/(.)\1+/g, '$1');
+const isSubsequence = (w: string, t: string): boolean => {
+  let j = 0;
+  for (const ch of t) if (ch === w[j]) j++;
+  return j === w.length;
+};
+/** Save verbs people abbreviate by dropping vowels ("rmbr", "rembr", "bkmrk", "frgt"). */
+const ABBREV_TARGETS = ['remember', 'bookmark', 'forget'];
+const ABBREV_CANDIDATE_RE = /\b[rbfRBF][a-zA-Z]{2,7}\b/g;
+
+/**
+ * A word is read as a save verb when it is that verb written without some of its vowels: its
+ * letters appear in order in the verb and it keeps every consonant of the verb's skeleton.
+ */
+export function expandSaveAbbreviations(text: string): string {
+  return text.replace(ABBREV_CANDIDATE_RE, (w) => {
+    const lw = w.toLowerCase();
+    for (const t of ABBREV_TARGETS) {
+      if (lw !== t && lw[0] === t[0] && lw.length < t.length && isSubsequence(lw, t) && skeleton(lw) === skeleton(t)) return t;
+    }
+    return w;
+  });
+}
+
 export function fixSaveTypos(text: string): string {
-  return text.replace(TYPO_CANDIDATE_RE, (w) => {
+  return expandSaveAbbreviations(text).replace(TYPO_CANDIDATE_RE, (w) => {
     const lw = w.toLowerCase();
     if (TYPO_TARGETS.includes(lw) || REAL_WORDS.has(lw)) return w;
     for (const t of TYPO_TARGETS) {
@@ -212,7 +251,7 @@ export function fixSaveTypos(text: string): string {
 }
 
 /** Chat shorthand the detector's grammar is written without: "u" → "you", "ur" → "your", "r" → "are", "im" → "i'm". */
-const SHORTHAND: Record<string, string> = { u: 'you', ur: 'your', r: 'are', im: "i'm", ive: "i've", ya: 'you', youre: "you're", ppl: 'people', abt: 'about', bc: 'because', cuz: 'because' };
+const SHORTHAND: Record<string, string> = { '4get': 'forget', u: 'you', ur: 'your', r: 'are', im: "i'm", ive: "i've", ya: 'you', youre: "you're", ppl: 'people', abt: 'about', bc: 'because', cuz: 'because' };
 const SHORTHAND_RE = new RegExp(`\\b(${Object.keys(SHORTHAND).join('|')})\\b(?![-'’.]\\w)`, 'giu');
 
 export function expandChatShorthand(text: string): string {
@@ -268,7 +307,7 @@ function detect(text: string): PhraseSignals {
     const taskScoped = artifact || /^(?:remember|don'?t forget|do not forget|never forget|keep in mind|bear in mind)/i.test(verb) && (/^\s*to\s/i.test(rest) || (TASK_SCOPE_RE.test(rest) && !/^\s*for\s+(?:next\s+time|later|the\s+future)\s*[:,\-–—]/i.test(rest)));
     // "remember when we went to Crete" reminisces; it asks to keep nothing.
     // ... and "Remember me on this computer" names a checkbox.
-    const reminiscing = /^remember$/i.test(verb) && /^\s*(?:when\s+(?:we|i|you|they|he|she|it|my|our)\b|the\s+time\b|that\s+time\b|back\s+when\b|how\s+(?:we|i)\b|me\b(?!\s+(?:that|this)\b))/i.test(rest);
+    const reminiscing = /^remember$/i.test(verb) && /^\s*(?:when\s+(?:we|i|you|they|he|she|it|my|our)\b|the\s+time\b|that\s+time\b|back\s+when\b|how\s+(?:we|i)\b(?!\s+(?:(?:usually|always|normally|generally|really)\s+)?(?:like|prefer|want|take|need|do|use|have|work|write|feel|say|spell|pronounce|call)s?\b)|me\b(?!\s+(?:that|this)\b))/i.test(rest) && !FUTURE_FRAME_RE.test(clause);
     // A marker inside a question keeps nothing ("for the record, what year did the wall fall?")
     // unless the question is a polite request ("could you add to your notes that…?").
     const questionAboutThis = isQuestion && !polite && (!marker || QUESTION_START_RE.test(clause.slice(marker.index + marker[0].length).replace(/^[\s,:;\-–—]+/, '')) || /^\s*(?:for the record|for future reference)\b/i.test(marker[0]) && /\?\s*$/.test(clause));
@@ -289,7 +328,10 @@ function detect(text: string): PhraseSignals {
       cues.push('save_word_in_question');
     } else {
       saveRequest = true;
-      if (marker || /^\s*(?:that\b|this\b|[:\-–—,])/i.test(rest) || /^(?:note\s+down|make|take|jot|write|add|commit|file|save|store|record|log|put|hang|hold|stash|lodge|keep\s+(?:this|that|it|a)|don'?t\s+let|do\s+not\s+let|make\s+sure\s+i)/i.test(verb)) saveStrong = true;
+      // "keep in mind my wife is allergic…", "remember i moved…": the clause after the verb has its own
+      // first-person subject, so it states what to keep just as "that…" would.
+      const ownClause = /^(?:remember|keep in mind|bear in mind|don'?t forget|do not forget|never forget)$/i.test(verb) && /^\s*(?:i|i'm|i've|i'd|my|we|we're|we've|our)\s+\S+\s+\S/i.test(rest);
+      if (marker || ownClause || /^\s*(?:that\b|this\b|[:\-–—,])/i.test(rest) || /^(?:note\s+down|make|take|jot|write|add|commit|file|save|store|record|log|put|hang|hold|stash|lodge|keep\s+(?:this|that|it|a)|don'?t\s+let|do\s+not\s+let|make\s+sure\s+i)/i.test(verb)) saveStrong = true;
       matched.push((m?.[1] ?? marker?.[1] ?? '').trim());
       if (polite) politeRequest = true;
       cues.push(polite ? 'save_polite' : 'save_imperative');
@@ -297,7 +339,8 @@ function detect(text: string): PhraseSignals {
     }
   }
   // "Note that the array can be empty. What should it return?" sets up a question, it keeps nothing.
-  if (saveRequest && anyQuestion && !(politeRequest && saveStrong) && matched.every((v) => /^(?:note|please note)$/i.test(v))) {
+  // So does "note: the following is a draft, pls proofread": "note" framing a text the assistant is asked to work on.
+  if (saveRequest && (anyQuestion || TEXT_TASK_RE.test(norm)) && !(politeRequest && saveStrong) && matched.every((v) => /^(?:note|please note)$/i.test(v))) {
     saveRequest = false;
     saveStrong = false;
     saveNegated = true;
