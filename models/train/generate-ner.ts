@@ -39,6 +39,8 @@ const KIN_TITLES = ['Uncle', 'Aunt', 'Auntie', 'Aunty', 'Grandpa', 'Grandma', 'G
 const TIMEZONES = ['UTC', 'GMT', 'BST', 'CET', 'CEST', 'EET', 'EEST', 'WET', 'WEST', 'MSK', 'TRT', 'GST', 'IST', 'PKT', 'ICT', 'WIB', 'SGT', 'HKT', 'CST', 'JST', 'KST', 'AEST', 'AEDT', 'AWST', 'NZST', 'NZDT', 'WAT', 'CAT', 'EAT', 'SAST', 'EST', 'EDT', 'CDT', 'MST', 'MDT', 'PST', 'PDT', 'AKST', 'HST', 'ART', 'BRT', 'CLT', 'COT', 'PET', 'AST', 'NST', 'ET', 'PT', 'CT', 'MT'];
 /** Parts of the day that follow a day word as their own TIME span: "[Saturday](DATE) [night](TIME)". */
 const DAY_PARTS = ['morning', 'afternoon', 'evening', 'night', 'lunchtime', 'midday', 'noon'];
+/** Common nouns after a town for a place in it (outside the GPE span). */
+const PLACE_PART_NOUNS = ['market', 'church hall', 'high street', 'town centre', 'station', 'bus station', 'seafront', 'harbour', 'bypass', 'ring road', 'area', 'branch', 'library', 'park', 'leisure centre', 'showground'];
 /** Common nouns after a company name for a part of it (outside the ORG span). */
 const ORG_PART_NOUNS = ['branch', 'dealer', 'garage', 'customer service', 'helpline', 'head office', 'store', 'shop', 'team', 'support', 'lost property', 'call centre', 'depot', 'office', 'rep', 'engineer', 'driver', 'van'];
 /** Common nouns after a brand for the kind of thing it is (outside the PRODUCT span). */
@@ -257,7 +259,9 @@ export function generateNerCorpus(corporaDir: string, rng: Rng, count: number): 
   const gpe = (): Segment[] => {
     let name = rng.chance(0.45) ? rng.pick(pools.gpe) : place();
     if (rng.chance(0.08)) name = name.toLowerCase();
-    return name.startsWith('the ') ? [{ text: 'the ' }, { text: name.slice(4), type: 'GPE' }] : [{ text: name, type: 'GPE' }];
+    const span: Segment[] = name.startsWith('the ') ? [{ text: 'the ' }, { text: name.slice(4), type: 'GPE' }] : [{ text: name, type: 'GPE' }];
+    // A place then a common noun for somewhere in it stays a place: "[Swansea] market", "[Llanfair] church hall".
+    return rng.chance(0.06) ? [...span, { text: ` ${rng.pick(PLACE_PART_NOUNS)}` }] : span;
   };
   const fill = (slot: string): Segment[] => {
     switch (slot) {
