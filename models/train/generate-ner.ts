@@ -275,14 +275,14 @@ export function generateNerCorpus(corporaDir: string, rng: Rng, count: number): 
         return gpe();
       case 'DATE': {
         let d = makeDate(rng);
+        // Durations are not dates ("for three weeks", "in two days", "years ago"): plain text.
+        if (/^(?:in |within )?(?:two|three|four|five|six|ten|seven|twelve|fifteen|a couple of|a few|\d+) (?:days|weeks|months|years)(?: ago)?$/.test(d)) return [{ text: d }];
         // "in June", "since 2024": the preposition is context, not part of the date.
         const prep = /^(in|since|until) /.exec(d);
         if (prep) {
           d = d.slice(prep[0].length);
           return [{ text: prep[0] }, { text: d, type: 'DATE' }];
         }
-        // Durations are not dates ("for three weeks", "in two days", "years ago"): plain text.
-        if (/^(?:in |within )?(?:two|three|four|five|six|ten|seven|twelve|fifteen|a couple of|a few|\d+) (?:days|weeks|months|years)(?: ago)?$/.test(d)) return [{ text: d }];
         // "every Monday" → "every [Monday]"; "every week", "every other month" are not dates.
         const every = /^(every (?:other )?)(.+)$/.exec(d);
         if (every) return /^(?:week|month|morning|quarter|year|day)$/.test(every[2] ?? '') ? [{ text: d }] : [{ text: every[1] ?? '' }, { text: every[2] ?? '', type: 'DATE' }];
@@ -309,7 +309,7 @@ export function generateNerCorpus(corporaDir: string, rng: Rng, count: number): 
         // "8pm tomorrow", "noon Friday": a time then a day stays two spans (TIME, DATE).
         if (rng.chance(0.12)) {
           const day = rng.pick(['tomorrow', 'today', 'tmrw', 'TOMORROW', rng.pick(WEEKDAYS), rng.pick(WEEKDAYS).toLowerCase(), `the ${ordinal(1 + rng.int(28))}`, 'Sat', 'Fri', 'yesterday', 'next week']);
-          return [{ text: t, type: 'TIME' }, { text: ' ' }, { text: day, type: 'DATE' }];
+          return day.startsWith('the ') ? [{ text: t, type: 'TIME' }, { text: ' the ' }, { text: day.slice(4), type: 'DATE' }] : [{ text: t, type: 'TIME' }, { text: ' ' }, { text: day, type: 'DATE' }];
         }
         return [{ text: t, type: 'TIME' }];
       }
