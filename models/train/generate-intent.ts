@@ -76,6 +76,9 @@ function wrap(wrapper: string, x: string): string {
   return wrapper.replace('{X}', upperFirst(x)).replace('{x}', lowerFirst(x));
 }
 
+/** Share of a class's generated messages composed from frames (v6) rather than its templates. */
+export const COMPOSED_SHARE = { UPDATE_INFO: 0.4, SAVE_DECISION: 0.35 } as const;
+
 export function generateIntentCorpus(corporaDir: string, rng: Rng, perIntent: number): IntentExample[] {
   const dir = path.join(corporaDir, 'intent');
   const templates = readTemplates(dir);
@@ -89,9 +92,35 @@ export function generateIntentCorpus(corporaDir: string, rng: Rng, perIntent: nu
     const list = slots[name];
     if (!list) throw new Error(`slot {${name}} has no fillers in slots.txt`);
     const alt = wide[name];
-    return [{ text: alt && rng.chance(0.4) ? rng.pick(alt) : rng.pick(list) }];
+    const text = alt && rng.chance(0.4) ? rng.pick(alt) : rng.pick(list);
+    // A filler may itself be a template ("quit my job in (march|june)", "switch to {tech}").
+    return /[([{]/.test(text) ? expand(text, rng, fill) : [{ text }];
   };
   const render = (t: string) => joinSegments(expand(t, rng, fill));
+  // A frame keeps its {X}/{x} for wrap(); its other slots and alternatives are filled.
+  const renderFrame = (t: string) => joinSegments(expand(t, rng, (n) => (n === 'X' || n === 'x' ? [{ text: `{${n}}` }] : fill(n))));
+  const section = (name: string): string[] => {
+    const list = aug[name];
+    if (!list?.length) throw new Error(`augment.txt has no [${name}] section`);
+    return list;
+  };
+  /**
+   * v6: corrections and decisions in many frames. A correction frame around a statement of any
+   * saveable kind ("sorry, I was wrong earlier, {fact}", "{preference}, not X") is UPDATE_INFO, so the
+   * frame decides and not the content; a decision is a choosing lead × what was chosen × a tail
+   * ("goin with the green tent, the blue one leaks") or a decided action ("i'm gonna quit my job in march").
+   */
+  const statementOf = (intent: Intent) => render(rng.pick(templates.filter((t) => t.intent === intent && !t.save)).text);
+  const composeCorrection = () => {
+    const r = rng.next();
+    const content = statementOf(r < 0.6 ? 'SAVE_FACT' : r < 0.8 ? 'SAVE_PREFERENCE' : 'SAVE_DECISION').replace(/[.!?]+$/, '');
+    return wrap(renderFrame(rng.pick(section('correction_frames'))), content);
+  };
+  const composeDecision = () => {
+    if (rng.chance(0.35)) return render(rng.pick(section('decision_actions')));
+    const tail = rng.chance(0.6) ? render(rng.pick(section('decision_tails'))) : '';
+    return joinSegments([{ text: render(rng.pick(section('decision_leads'))) }, { text: ' ' }, { text: render(rng.pick(section('decision_choices'))) }]) + (tail.startsWith(',') || tail.startsWith('.') ? tail : tail ? ` ${tail}` : '');
+  };
 
   const out: IntentExample[] = [];
   const decorate = (base: Omit<IntentExample, 'text'> & { text: string }, allowSaveWrap: boolean): IntentExample => {
@@ -132,6 +161,14 @@ export function generateIntentCorpus(corporaDir: string, rng: Rng, perIntent: nu
     const savable = intent.startsWith('SAVE_') || intent === 'UPDATE_INFO';
     for (let i = 0; i < perIntent; i++) {
       const t = ts[i % ts.length];
+      if (intent === 'UPDATE_INFO' && rng.chance(COMPOSED_SHARE.UPDATE_INFO)) {
+        out.push(decorate({ text: composeCorrection(), intent, explicitSave: false, urgency: 'normal', tags: ['generated', 'composed'] }, savable));
+        continue;
+      }
+      if (intent === 'SAVE_DECISION' && rng.chance(COMPOSED_SHARE.SAVE_DECISION)) {
+        out.push(decorate({ text: composeDecision(), intent, explicitSave: false, urgency: 'normal', tags: ['generated', 'composed'] }, savable));
+        continue;
+      }
       out.push(decorate({ text: render(t.text), intent, explicitSave: t.save, urgency: t.urgency, tags: ['generated'] }, savable));
     }
   }

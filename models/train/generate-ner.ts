@@ -39,6 +39,12 @@ const KIN_TITLES = ['Uncle', 'Aunt', 'Auntie', 'Aunty', 'Grandpa', 'Grandma', 'G
 const TIMEZONES = ['UTC', 'GMT', 'BST', 'CET', 'CEST', 'EET', 'EEST', 'WET', 'WEST', 'MSK', 'TRT', 'GST', 'IST', 'PKT', 'ICT', 'WIB', 'SGT', 'HKT', 'CST', 'JST', 'KST', 'AEST', 'AEDT', 'AWST', 'NZST', 'NZDT', 'WAT', 'CAT', 'EAT', 'SAST', 'EST', 'EDT', 'CDT', 'MST', 'MDT', 'PST', 'PDT', 'AKST', 'HST', 'ART', 'BRT', 'CLT', 'COT', 'PET', 'AST', 'NST', 'ET', 'PT', 'CT', 'MT'];
 /** Parts of the day that follow a day word as their own TIME span: "[Saturday](DATE) [night](TIME)". */
 const DAY_PARTS = ['morning', 'afternoon', 'evening', 'night', 'lunchtime', 'midday', 'noon'];
+/** Common nouns after a town for a place in it (outside the GPE span). */
+const PLACE_PART_NOUNS = ['market', 'church hall', 'high street', 'town centre', 'station', 'bus station', 'seafront', 'harbour', 'bypass', 'ring road', 'area', 'branch', 'library', 'park', 'leisure centre', 'showground'];
+/** Common nouns after a company name for a part of it (outside the ORG span). */
+const ORG_PART_NOUNS = ['branch', 'dealer', 'garage', 'customer service', 'helpline', 'head office', 'store', 'shop', 'team', 'support', 'lost property', 'call centre', 'depot', 'office', 'rep', 'engineer', 'driver', 'van'];
+/** Common nouns after a brand for the kind of thing it is (outside the PRODUCT span). */
+const PRODUCT_KIND_NOUNS = ['app', 'reader', 'printer', 'drill', 'account', 'website', 'router', 'speaker', 'watch', 'charger', 'headphones', 'laptop', 'phone', 'tablet', 'machine', 'vacuum', 'camera', 'card', 'subscription', 'chainsaw', 'mower', 'kettle', 'one', 'update'];
 const OPENERS = ['um ', 'uh ', 'so ', 'ok so ', 'hiya ', 'hi ', 'hey ', 'fyi ', 'FYI ', 'btw ', 'right, ', 'oh and ', 'also ', 'reminder: ', 'note - ', 'yeah ', 'ugh ', 'Morning ', 'ok ', 'PS '];
 
 const ordinal = (n: number) => `${n}${n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th'}`;
@@ -163,9 +169,10 @@ export function generateNerCorpus(corporaDir: string, rng: Rng, count: number): 
 
   const lex = loadLexicon();
   // Half the names come from the hand-written pools, half from faker's locale tables (60+ locales).
-  const firstName = () => (rng.chance(0.5) ? rng.pick(pools.first) : rng.pick(lex.first));
+  // v6: one in ten from humannames' ~180,000 names of many cultures.
+  const firstName = () => (rng.chance(0.1) ? rng.pick(lex.humanNames) : rng.chance(0.5) ? rng.pick(pools.first) : rng.pick(lex.first));
   const lastName = () => {
-    const base = rng.chance(0.5) ? rng.pick(pools.last) : rng.pick(lex.last);
+    const base = rng.chance(0.1) ? rng.pick(lex.humanNames) : rng.chance(0.5) ? rng.pick(pools.last) : rng.pick(lex.last);
     const r = rng.next();
     if (r < 0.03) {
       const particle = rng.pick(['van', 'de', 'da', 'von', 'van der', 'al-', 'bin', 'dos', 'del', 'le', 'Mc', "O'"]);
@@ -229,7 +236,9 @@ export function generateNerCorpus(corporaDir: string, rng: Rng, count: number): 
     // A brand (simple-icons) acting as a company: "Kakao", "Grammarly", "Careem".
     let name = rng.chance(0.38) ? rng.pick(pools.org) : rng.chance(0.25) ? rng.pick(lex.brands) : rng.pick(made)();
     if (rng.chance(0.08)) name = name.toLowerCase();
-    return name.startsWith('the ') ? [{ text: 'the ' }, { text: name.slice(4), type: 'ORG' }] : [{ text: name, type: 'ORG' }];
+    const span: Segment[] = name.startsWith('the ') ? [{ text: 'the ' }, { text: name.slice(4), type: 'ORG' }] : [{ text: name, type: 'ORG' }];
+    // A company then a common noun for one of its parts stays a one-word span: "the [Lloyds] branch", "[Canon] customer service".
+    return rng.chance(0.08) && !/\s/.test(name) ? [...span, { text: ` ${rng.pick(ORG_PART_NOUNS)}` }] : span;
   };
   const product = (): Segment[] => {
     const q = rng.next();
@@ -243,12 +252,16 @@ export function generateNerCorpus(corporaDir: string, rng: Rng, count: number): 
       const brand = rng.pick([...ORG_WORDS, ...lex.apps.filter((a) => !a.includes(' ')), ...lex.vehicles.filter((v) => !v.includes(' '))]);
       name = `${brand.charAt(0).toUpperCase()}${brand.slice(1)} ${rng.pick(['', 'Tab ', 'Phone ', 'Watch ', 'Book ', 'Buds '])}${'ABCDEFGHKMNPRSTVXZ'[rng.int(18)]}${1 + rng.int(30)}`;
     }
-    return [{ text: rng.chance(0.2) ? name.toLowerCase() : name, type: 'PRODUCT' }];
+    const span: Segment = { text: rng.chance(0.2) ? name.toLowerCase() : name, type: 'PRODUCT' };
+    // A brand then the kind of thing it is stays outside: "the [SumUp] reader", "the [Bosch] drill", "the [Amazon] app".
+    return q >= 0.72 && q < 0.92 && rng.chance(0.25) ? [span, { text: ` ${rng.pick(PRODUCT_KIND_NOUNS)}` }] : [span];
   };
   const gpe = (): Segment[] => {
     let name = rng.chance(0.45) ? rng.pick(pools.gpe) : place();
     if (rng.chance(0.08)) name = name.toLowerCase();
-    return name.startsWith('the ') ? [{ text: 'the ' }, { text: name.slice(4), type: 'GPE' }] : [{ text: name, type: 'GPE' }];
+    const span: Segment[] = name.startsWith('the ') ? [{ text: 'the ' }, { text: name.slice(4), type: 'GPE' }] : [{ text: name, type: 'GPE' }];
+    // A place then a common noun for somewhere in it stays a place: "[Swansea] market", "[Llanfair] church hall".
+    return rng.chance(0.06) ? [...span, { text: ` ${rng.pick(PLACE_PART_NOUNS)}` }] : span;
   };
   const fill = (slot: string): Segment[] => {
     switch (slot) {
@@ -262,12 +275,20 @@ export function generateNerCorpus(corporaDir: string, rng: Rng, count: number): 
         return gpe();
       case 'DATE': {
         let d = makeDate(rng);
+        // Durations are not dates ("for three weeks", "in two days", "years ago"): plain text.
+        if (/^(?:in |within )?(?:two|three|four|five|six|ten|seven|twelve|fifteen|a couple of|a few|\d+) (?:days|weeks|months|years)(?: ago)?$/.test(d)) return [{ text: d }];
         // "in June", "since 2024": the preposition is context, not part of the date.
         const prep = /^(in|since|until) /.exec(d);
         if (prep) {
           d = d.slice(prep[0].length);
           return [{ text: prep[0] }, { text: d, type: 'DATE' }];
         }
+        // "every Monday" → "every [Monday]"; "every week", "every other month" are not dates.
+        const every = /^(every (?:other )?)(.+)$/.exec(d);
+        if (every) return /^(?:week|month|morning|quarter|year|day)$/.test(every[2] ?? '') ? [{ text: d }] : [{ text: every[1] ?? '' }, { text: every[2] ?? '', type: 'DATE' }];
+        // A leading "the" stays outside: "the [5th]", "the [end of the month]", "the [summer]".
+        const the = /^(the )(.+)$/.exec(d);
+        if (the) return [{ text: the[1] ?? '' }, { text: the[2] ?? '', type: 'DATE' }];
         // "on Tuesday", "by March 3rd": the preposition stays outside the span.
         return /^(?:today|tomorrow|yesterday|next|last|this|the|in|since|until|every|\d|Q|H)/i.test(d) || rng.chance(0.4) ? [{ text: d, type: 'DATE' }] : [{ text: `${rng.pick(['on', 'by', 'before'])} ` }, { text: d, type: 'DATE' }];
       }
@@ -278,12 +299,17 @@ export function generateNerCorpus(corporaDir: string, rng: Rng, count: number): 
         const dayPart = new RegExp(`^(.+?) (${DAY_PARTS.join('|')})$`, 'i').exec(t);
         if (dayPart && !/^(?:this|last|first thing|early|late|in the|\d)/i.test(t)) {
           const [, day = '', part = ''] = dayPart;
+          // "Tuesday evenings": a repeated day and part of the day.
+          if (WEEKDAYS.includes(day) && /^(?:morning|afternoon|evening|night)$/.test(part) && rng.chance(0.2)) return [{ text: `${day}s`, type: 'DATE' }, { text: ' ' }, { text: `${part}s`, type: 'TIME' }];
           return [{ text: day, type: 'DATE' }, { text: ' ' }, { text: part, type: 'TIME' }];
         }
+        // "EOD today", "first thing Monday": the time of day, then the day as its own DATE span.
+        const dayAfter = /^(EOD|COB|end of day|first thing|lunchtime) (.+)$/.exec(t);
+        if (dayAfter) return [{ text: dayAfter[1] ?? '', type: 'TIME' }, { text: ' ' }, { text: dayAfter[2] ?? '', type: 'DATE' }];
         // "8pm tomorrow", "noon Friday": a time then a day stays two spans (TIME, DATE).
         if (rng.chance(0.12)) {
           const day = rng.pick(['tomorrow', 'today', 'tmrw', 'TOMORROW', rng.pick(WEEKDAYS), rng.pick(WEEKDAYS).toLowerCase(), `the ${ordinal(1 + rng.int(28))}`, 'Sat', 'Fri', 'yesterday', 'next week']);
-          return [{ text: t, type: 'TIME' }, { text: ' ' }, { text: day, type: 'DATE' }];
+          return day.startsWith('the ') ? [{ text: t, type: 'TIME' }, { text: ' the ' }, { text: day.slice(4), type: 'DATE' }] : [{ text: t, type: 'TIME' }, { text: ' ' }, { text: day, type: 'DATE' }];
         }
         return [{ text: t, type: 'TIME' }];
       }

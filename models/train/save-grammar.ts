@@ -36,6 +36,7 @@ const VERB_DEST = [
   'flag {o} for later', 'keep {o} noted', 'keep {o} for reference', 'archive {o} for me', 'keep {o} on record', 'stash {o} away', 'stash {o} somewhere',
   'squirrel {o} away for me', 'register {o} somewhere', 'record {o}', 'record {o} for me', 'write {o} down somewhere', 'keep {o} safe', 'tuck {o} in your memory',
   'save {o} to my file', 'file {o} with my stuff', 'note {o} for me', 'remember {o} going forward', 'hold on to {o} for later', 'put {o} somewhere safe',
+ 'write {o} in my {cat} log', 'add {o} to my {cat} notes', 'put {o} in my {cat} journal', 'stick {o} in the {cat} log', 'add {o} to the decision log', 'add {o} to my prefs',
 ];
 const THAT = [
   'jot down that', 'note down that', 'log that', 'put down somewhere that', 'add to my profile that', 'add to your notes that', 'store the fact that',
@@ -46,7 +47,8 @@ const THAT = [
 ];
 /** Bare clauses with no "that" or colon: "remember my gate code is 2291", "keep a note i prefer aisle seats". */
 const BARE = ['remember', "don't forget", 'dont forget', 'note', 'make note', 'keep a note', 'i want you to remember', 'i want u to remember', 'you should remember',
-  'remember for the future', 'make a mental note', 'never forget', 'keep in mind', 'can you remember', 'please remember', 'pls remember', 'save', 'log', 'note down'];
+  'remember for the future', 'make a mental note', 'never forget', 'keep in mind', 'can you remember', 'please remember', 'pls remember', 'save', 'log', 'note down', 'rmbr', 'rembr', 'pls rmbr', 'please to remember', 'rmbr that', 'for future chats, remember', 'in future conversations, remember',
+];
 const GERUND = ['noting', 'amending', 'updating', 'remembering', 'saving', 'logging', 'keeping a note of', 'keeping track of', 'filing away', 'jotting down', 'writing down', 'storing', 'bookmarking'];
 const PARTICIPLE_LEAD = ['noting for later', 'noting down', 'logging this', 'saving this for you', 'filing this', 'noting this for future reference', 'recording this', 'jotting this down'];
 const MARKERS = [
@@ -55,6 +57,7 @@ const MARKERS = [
   'for your notes', 'fyi for later', 'one to remember', 'keep in mind going forward', 'save for later', 'for later', 'for future ref', 'nb for later',
   'memo to self', 'one for the notes', 'for the file', 'something to remember', 'note for future', 'for posterity', 'save this', 'bookmark this',
   'remember this', 'note', 'nb', 'keep this', 'log this', 'please save', 'for the future', 'note for you to keep',
+ 'for future chats', 'for all future conversations', 'in future chats', 'mem this', 'rmbr this', 'for future convos', 'add to my prefs', 'add to the decision log',
 ];
 const TRAIL = ['', '', ' for me', ' please', ' pls', ' thanks', ' for later', ', thanks!', ' going forward', ' so you can remind me later', ' thx', ' ta', ' cheers', ' ok?', ' x'];
 /** Requests that follow the message ("…. can you remember that for me"). */
@@ -65,6 +68,7 @@ const AFTER = [
   'save it somewhere', 'can you put that in your notes', 'can you add that to my profile', 'please keep a record of that', 'that one is worth remembering',
   'note it', 'save it', 'log it', 'remember it', 'keep it', 'store it', 'file it', 'note that', 'save that', 'keep that', 'remember this one', 'got that?',
   'can you remember the new one', 'keep that updated', 'update that', 'can you note it', 'note that for me',
+ 'can u memorise it', 'can you memorise that', 'worth keeping in your memory', 'make sure that sticks', 'keep that right in your notes', 'please correct it in memory', 'get that right in your notes', 'pls update my {cat} notes', 'write it in my {cat} log', 'remember it right this time', 'can you note that down',
 ];
 /** Corrections aimed at the assistant's memory (UPDATE_INFO). */
 const UPDATE = [
@@ -72,6 +76,7 @@ const UPDATE = [
   'fix your notes: {X}', 'overwrite the old one: {X}', 'save this instead: {X}', 'change it in your records: {X}', 'scratch the old one, remember {x}',
   'update my profile - {x}', 'can you update your notes? {X}', 'replace what you have with this: {X}', '{X}, please update your records', 'new info, save it: {X}',
   'amend your notes: {X}', 'note the change: {X}', '{X}. can you change that in your memory?', 'heads up, update your notes - {x}', 'correct your records please: {X}',
+ 'keep it right in your notes: {X}', '{X}. remember it right this time', '{X}. please correct it in memory', '{X}, keep that right in your notes', 'what I said before was wrong, {x}. correct it in memory',
 ];
 /** Why the message is sent: "so you have it for later", "in case I ask again". */
 const REASON = [

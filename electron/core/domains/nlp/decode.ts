@@ -62,8 +62,9 @@ export function spansFromPath(text: string, tokens: readonly Token[], path: read
   const flush = () => {
     if (!cur) return;
     // A span neither begins nor ends with a punctuation or emoji token ("1 April —", "Sunday."): those stay outside.
-    // (A period right after a number is the date's own: "03.04.")
-    const bare = (i: number) => !/[\p{L}\p{N}]/u.test(tokens[i]?.text ?? '') && !(tokens[i]?.text === '.' && /\d$/.test(tokens[i - 1]?.text ?? '') && tokens[i - 1]?.end === tokens[i]?.start);
+    // (A period right after the second number of a day-first date is the date's own: "03.04."; after
+    // a lone number it ends the sentence: "in 2019.")
+    const bare = (i: number) => !/[\p{L}\p{N}]/u.test(tokens[i]?.text ?? '') && !(tokens[i]?.text === '.' && /\d$/.test(tokens[i - 1]?.text ?? '') && tokens[i - 1]?.end === tokens[i]?.start && (/\d\.\d+$/.test(tokens[i - 1]?.text ?? '') || tokens[i - 2]?.text === '.'));
     while (cur.to > cur.from && bare(cur.to)) cur.to--;
     while (cur.from < cur.to && bare(cur.from)) cur.from++;
     const start = present(tokens[cur.from], 'the first token of a span').start;

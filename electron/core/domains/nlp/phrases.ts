@@ -46,9 +46,19 @@ const SAVE_MARKER_RE =
  */
 const K_NOUN = String.raw`(?:one|bit|info(?:rmation)?|details?|fact|preference|decision|number|date|address|code|reference|update|change|correction|note|too)`;
 const K_OBJ = String.raw`(?:(?:this|that)(?:\s+${K_NOUN})?|it|these|the\s+following|the\s+fact\s+that)`;
-const K_MEM = String.raw`(?:(?:your|my|the|ur)\s+)?(?:notes?|memory|memories|memory\s+banks?|records?|files?|profile|brain|knowledge(?:\s+base)?|log|vault|database|list\s+of\s+things\s+about\s+me|info\s+on\s+me)`;
+/**
+ * What the assistant keeps, as a noun phrase: an optional kind ("decision log", "preferences file",
+ * "long-term memory") before a memory noun, never followed by a word that makes it a part of an app
+ * ("the notes section", "my profile page").
+ */
+const K_KIND = String.raw`(?:decisions?|preferences?|prefs?|facts?|personal|family|health|travel|long[- ]term|permanent|running|master|saved)`;
+/** A topic before a personal record ("my garden log", "my schedule notes"), not a software artifact ("release notes"). */
+const K_TOPIC = String.raw`(?!(?:release|patch|speaker|lecture|change|commit|git|server|error|build|audit|access|debug|console|system|app|api|test|deploy|crash)\s)[\w-]{3,20}`;
+const K_MEM = String.raw`(?:(?:your|my|ur|our)\s+${K_TOPIC}\s+(?:notes|log|journal|diary|records?)\b|(?:(?:your|my|the|ur|our)\s+)?(?:${K_KIND}\s+(?:list|sheet|doc|journal)|(?:${K_KIND}\s+)?(?:notes?|memory|memories|memory\s+banks?|records?|files?|profile|brain|knowledge(?:\s+base)?|log|vault|database|preferences|prefs|settings\s+(?:about|for)\s+me|list\s+of\s+things\s+about\s+me|info\s+on\s+me)))(?!\s+(?:section|page|component|screen|view|tab|table|field|panel|menu|api|endpoint|schema|module|class|feature|button|form|template)\b)`;
 const K_DEST = String.raw`(?:(?:in|into|to|on|onto|under)\s+${K_MEM}|on\s+(?:file|record)|somewhere(?:\s+safe)?|(?:for|till|until)\s+(?:later|the\s+future|future\s+reference|next\s+time|safekeeping|reference|me|us|when\s+(?:i|we)\s+need\s+it)|handy|on\s+hand|safe|in\s+(?:your\s+)?back\s+pocket|on\s+your\s+radar|in\s+your\s+head|in\s+(?:the\s+back\s+of\s+)?(?:your\s+)?mind|to\s+what\s+you\s+know\s+(?:about|of)\s+me)`;
 const K_THAT = String.raw`(?:that\s+(?=(?:i|i'm|i've|i'd|we|we're|we've|my|our|the|he|she|they|his|her|their|it's|there|[A-Z]\w*)\b)|:|\s*[-–—]\s)`;
+const CORRECT_KEEP = String.raw`\b(?:keep|get|have|remember|note|store|save|put)\s+(?:it|this|that|(?:her|his|my|our|their|the)\s+[\w-]+)\s+(?:right|straight|correct|updated|up\s+to\s+date)\b(?:\s+(?:in|on)\s+${K_MEM}|\s+this\s+time|\s+(?:from\s+now\s+on|going\s+forward))`;
+const CORRECT_KEEP_RE = new RegExp(CORRECT_KEEP, 'iu');
 const KEEP_RE = new RegExp(
   String.raw`(?:` +
     [
@@ -81,6 +91,8 @@ const KEEP_RE = new RegExp(
       String.raw`(?:^|[.!?]\s+|,\s*)mental\s+note\b`,
       String.raw`\bmake\s+sure\s+you(?:'ve|\s+have)\s+got\s+(?:it|this|that)\b`,
       String.raw`(?:^|[.!?]\s+)(?:(?:so|and|ok|okay|also)\s+)?for\s+(?:(?:the\s+)?future|later|next\s+time|safekeeping|reference)\s*(?:[,:]|\s[\-–—])`,
+      // "for future chats, …", "in future conversations: …": a frame that says the rest is meant to outlast this chat.
+      String.raw`(?:^|[.!?]\s+)(?:(?:so|and|ok|okay|also|btw|fyi)[,]?\s+)?(?:for|in)\s+(?:all\s+)?(?:the\s+)?(?:future|later|upcoming)\s+(?:chats?|conversations?|sessions?|threads?|questions?|requests?|answers?|replies|messages)\s*(?:[,:]|\s[\-–—])`,
       // A correction aimed at what is already kept: "update my saved shoe size to 45", "change the stored address".
       String.raw`\b(?:update|change|correct|fix|amend|overwrite)\s+(?:my|your|the|our)\s+(?:saved|stored|recorded|noted|remembered|kept)\s+\w+`,
       String.raw`\b(?:i\s+)?(?:need|want|'d\s+like)\s+(?:you|u)\s+to\s+(?:hang\s+on\s*to|hold\s+on\s*to|keep\s+hold\s+of|have\s+(?:this|that|it)\s+(?:on\s+hand|on\s+file|handy|for\s+later))\b`,
@@ -93,6 +105,8 @@ const KEEP_RE = new RegExp(
       String.raw`\b(?:i'?d|i\s+would)\s+appreciate\s+(?:it\s+if\s+you(?:'d|\s+would|\s+could)?\s+(?:remember|note|save|store|keep|log|record|file|jot)|you\s+(?:noting|remembering|saving|storing|keeping|logging|recording|filing))\b`,
       String.raw`\b(?:save|store|keep|file|log|note|stash)\s+(?:(?:this|it|that)\s+)?(?:away\s+)?for\s+(?:later|the\s+future|future\s+ref(?:erence)?|next\s+time|safekeeping)\s*(?:[:,]|\s[\-–—])`,
       String.raw`\b(?:please|pls|plz|kindly)\s+(?:save|store|note|log|remember|file|record|bookmark)\s*(?::|\s[\-–—])`,
+      // A bare save verb heading the message, as a label: "save: …", "nb save: …", "store for later - …".
+      String.raw`(?:^|[.!?]\s+)(?:(?:nb|ps|fyi|ok(?:ay)?|so|and|also|btw|quick(?:\s+one)?)[,:]?\s+)?(?:save|store|log|file|record|bookmark|remember|memori[sz]e)(?:\s+for\s+(?:later|the\s+future|future\s+ref(?:erence)?|next\s+time|safekeeping))?\s*(?::|\s[\-–—])`,
       String.raw`\b(?:for\s+(?:future|later)\s+ref\b|nb\s+for\s+(?:later|the\s+future)\b|for\s+the\s+future\s*:|note\s+for\s+future\b)`,
       String.raw`\b(?:would|do|will)\s+(?:you|u)\s+mind\s+(?:noting|remembering|saving|storing|logging|recording|memori[sz]ing|filing|bookmarking|keeping\s+(?:a\s+)?(?:note|record|track)|making\s+(?:a\s+)?note|jotting|writing\s+(?:this|that|it)\s+down|adding\s+(?:this|that|it)\s+to)\b`,
       String.raw`\b(?:save|store|log|record|note|keep|file|remember)\s+(?:this|that)\s+${K_NOUN}\b\s*(?:[:,\-–—]|$|for\b|please\b|pls\b|too\b|as\s+well\b|instead\b)`,
@@ -101,12 +115,18 @@ const KEEP_RE = new RegExp(
       String.raw`(?:^|[.!?]\s+)(?:(?:ok(?:ay)?|so|just|and)[,]?\s+)?(?:noting|logging|filing|recording|saving|storing|bookmarking|jotting)\s+(?:(?:this|that|it)\s+)?(?:down\s+)?(?:for\s+(?:later|the\s+future|future\s+reference|you|next\s+time)\s*)?(?:${K_THAT}|[:,]\s*)`,
       // "keep a note: …", "keep a note i prefer …", "make note my …"
       String.raw`\b(?:keep|make|take)\s+(?:a\s+)?(?:mental\s+)?note\s*(?:[:,?]|$|\s[\-–—]|(?<=\s)(?=(?:i|i'm|i've|i'd|we|we're|my|our)\b))`,
-      String.raw`\b(?:worth|good\s+to|useful\s+to|handy\s+to)\s+(?:keeping|keep|bearing|bear)\s+in\s+mind\b`,
+      String.raw`\b(?:worth|good\s+to|useful\s+to|handy\s+to)\s+(?:keeping|keep|bearing|bear|having|storing|saving|putting)\s+(?:(?:it|this|that)\s+)?in\s+(?:(?:your|the)\s+)?(?:mind|memory|head|notes|records)\b`,
+      // "make sure that sticks", "make sure it stays with you": keeping stated as an outcome.
+      String.raw`\bmake\s+sure\s+(?:that|it|this)\s+(?:sticks|stays\s+with\s+you|stays\s+in\s+(?:your\s+)?(?:memory|notes|head))\b`,
+      // A request to hold something correctly: "keep her age right in your notes", "remember it right this time", "get that straight".
+      String.raw`${CORRECT_KEEP}`,
+      // A save request closing the message: "my lock code is 0815 can u memorise it".
+      String.raw`\b(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+|just\s+|also\s+)*(?:(?:remember|memori[sz]e|note|log|write\s+down|jot\s+down)\s+(?:it|this|that)|(?:save|store|keep|record|file)\s+(?:this|that))(?:\s+(?:down|for\s+me|for\s+later|please|pls|thanks|thx))*\s*[?.!]*\s*$`,
       String.raw`\b(?:i\s+)?(?:want|need|'d\s+like)\s+(?:you|u)\s+to\s+(?:remember|note|memori[sz]e|save|store|keep\s+in\s+mind|log|record|keep\s+(?:a\s+)?(?:note|record)\s+of)\b`,
       // Corrections aimed at the assistant's memory: "update what you've got on file", "update my details", "replace the old code in your notes with …".
       String.raw`\b(?:update|correct|fix|amend|change)\s+what\s+(?:you've|you\s+have|you'?ve\s+got|you\s+know|you\s+got)\s+(?:got\s+)?(?:on\s+(?:file|record|me)|about\s+me|in\s+your\s+notes|for\s+(?:my|me|our))`,
-      String.raw`\bupdate\s+(?:my|your)\s+(?:details|info(?:rmation)?|contact\s+details|records?|entry|file|notes)\b(?!\s+(?:section|page|component|file|table|schema|field|api|endpoint|screen|view|model|class)\b)`,
-      String.raw`\b(?:replace|change|swap|correct|fix|amend|overwrite)\s+(?:the\s+old\s+|what\s+i\s+said\s+|what\s+you\s+have\s+)?[\w\s']{0,30}?\b(?:in|on)\s+(?:your|my)\s+(?:notes|records|memory|file|profile)\b`,
+      String.raw`\bupdate\s+(?:my|your)\s+(?:${K_TOPIC}\s+(?:notes|log|records?)\b|details|info(?:rmation)?|contact\s+details|records?|entry|file|notes)\b(?!\s+(?:section|page|component|file|table|schema|field|api|endpoint|screen|view|model|class)\b)`,
+      String.raw`\b(?:replace|change|swap|correct|fix|amend|overwrite)\s+(?:the\s+old\s+|what\s+i\s+said\s+|what\s+you\s+have\s+)?[\w\s']{0,30}?\b(?:in|on)\s+(?:(?:your|my|the)\s+)?(?:notes|records|memory|file|profile)\b`,
       String.raw`\b(?:fix|correct|amend|update)\s+(?:your|my)\s+(?:notes|records|memory|file)\s*[:,\-–—]`,
       String.raw`\bdon'?t\s+lose\s+(?:this|that|it)\b`,
       String.raw`\bmake\s+sure\s+you\s+(?:know|have|keep|remember|store|save|note)\b`,
@@ -126,10 +146,16 @@ const KEEP_RE = new RegExp(
  * SAVE_RE (start, punctuation or a discourse word, then politeness), so "did you save it?" or
  * "should I keep this?" do not match, and the boundary keeps "save this file" out.
  */
-const C_VERB = String.raw`(?:remember|memori[sz]e|note\s+down|jot(?:\s+down)?|write|log|record|register|save|store|keep|file|stash|squirrel|tuck|bookmark|pin|archive|retain|(?:hang|hold)\s+on\s*to|(?:hang|hold)\s+onto|keep\s+hold\s+of)`;
+const C_VERB = String.raw`(?:mem|remember|memori[sz]e|note\s+down|jot(?:\s+down)?|write|log|record|register|save|store|keep|file|stash|squirrel|tuck|bookmark|pin|archive|retain|(?:hang|hold)\s+on\s*to|(?:hang|hold)\s+onto|keep\s+hold\s+of)`;
 const C_OBJ = String.raw`(?:(?:this|that)(?:\s+(?:one|bit|info|information|detail|details|fact|decision|preference|number|date|change|update|code))?|it|these|the\s+following|(?:the|my|our)\s+(?:decision|fact|details?|preference|new\s+(?:number|address|details?)|change|update|following))`;
 const C_PART = String.raw`(?:\s+(?:away|down|safe|somewhere(?:\s+safe)?|for\s+(?:me|us|later|the\s+future|next\s+time|future\s+reference|safekeeping)|to\s+memory|in\s+(?:your\s+|my\s+)?(?:memory|notes|mind|head)|on\s+(?:file|record)))*`;
 const COMPOSED_RE = new RegExp(`${LEAD}${DISCOURSE}${POLITE}((?:also\\s+|just\\s+)?${C_VERB}\\s+${C_OBJ}${C_PART})\\s*(?:[:\\-–—?!]|$|\\.\\s|,(?=\\s*(?:i|i'm|i've|my|our|we|we're|the|he|she|they|it's|his|her)\\b)|\\s+(?:please|pls|plz|for\\s+me|thanks|thx|ta)\\b)`, 'iu');
+
+/** A request to work on a text given in the message ("pls proofread", "can you tidy this up"). */
+const TEXT_TASK_RE = /\b(?:please|pls|plz|kindly|can\s+you|could\s+you|would\s+you)\s+(?:(?:just|quickly)\s+)?(?:proofread|review|check|fix|edit|rewrite|rephrase|reword|translate|summari[sz]e|improve|shorten|polish|correct|tidy|format)\b/iu;
+
+/** "for future chats", "in future conversations", "for all future sessions": the message is meant to outlast this chat. */
+const FUTURE_FRAME_RE = /\b(?:for|in)\s+(?:all\s+)?(?:the\s+)?(?:future|later|upcoming|next)\s+(?:chats?|conversations?|sessions?|threads?|questions?|requests?|answers?|replies|messages|tasks?|projects?)\b|\b(?:going\s+forward|from\s+now\s+on)\b/iu;
 
 const SELF_NOTE_RE =
   /\b(?:i|i'll|i'd|we|we'll)\s+(?:will\s+|should\s+|must\s+|need\s+to\s+|have\s+to\s+|gotta\s+|ought\s+to\s+|might\s+|can\s+|could\s+)?(?:probably\s+|definitely\s+|totally\s+|really\s+)?(?:remember|make\s+(?:a\s+)?(?:mental\s+)?note|note|write\s+(?:this|that|it)\s+down|jot\s+(?:this|that|it)\s+down|save|keep\s+(?:this|that|it)\s+in\s+mind|memori[sz]e)\b/iu;
@@ -194,12 +220,37 @@ function osa(a: string, b: string): number {
 }
 
 /** Save verbs people mistype ("remmeber", "rember", "bookmrk"); "rem…" words may be two edits off. */
-const TYPO_TARGETS = ['remember', 'bookmark', 'memorise', 'memorize', 'forget'];
-const REAL_WORDS = new Set(['forged', 'forger', 'forgets', 'remembers', 'remembered', 'forgot', 'target', 'forest', 'rememberer', 'morrise', 'memories']);
-const TYPO_CANDIDATE_RE = /\b[rbmfRBMF]\p{L}{4,10}\b/gu;
+const TYPO_TARGETS = ['remember', 'bookmark', 'memorise', 'memorize', 'forget', 'please'];
+const REAL_WORDS = new Set(['forged', 'forger', 'forgets', 'remembers', 'remembered', 'forgot', 'target', 'forest', 'rememberer', 'morrise', 'memories', 'pleased', 'pleads', 'pleats', 'plead', 'pleat', 'pulse', 'lease', 'places', 'plates', 'plane']);
+const TYPO_CANDIDATE_RE = /\b[rbmfpRBMFP]\p{L}{4,10}\b/gu;
+
+/** Consonant skeleton: vowels dropped, repeated letters merged ("remember" → "rmbr"). */
+const skeleton = (w: string): string => w.replace(/[aeiouy]/g, '').replace(/(.)\1+/g, '$1');
+const isSubsequence = (w: string, t: string): boolean => {
+  let j = 0;
+  for (const ch of t) if (ch === w[j]) j++;
+  return j === w.length;
+};
+/** Save verbs people abbreviate by dropping vowels ("rmbr", "rembr", "bkmrk", "frgt"). */
+const ABBREV_TARGETS = ['remember', 'bookmark', 'forget'];
+const ABBREV_CANDIDATE_RE = /\b[rbfRBF][a-zA-Z]{2,7}\b/g;
+
+/**
+ * A word is read as a save verb when it is that verb written without some of its vowels: its
+ * letters appear in order in the verb and it keeps every consonant of the verb's skeleton.
+ */
+export function expandSaveAbbreviations(text: string): string {
+  return text.replace(ABBREV_CANDIDATE_RE, (w) => {
+    const lw = w.toLowerCase();
+    for (const t of ABBREV_TARGETS) {
+      if (lw !== t && lw[0] === t[0] && lw.length < t.length && isSubsequence(lw, t) && skeleton(lw) === skeleton(t)) return t;
+    }
+    return w;
+  });
+}
 
 export function fixSaveTypos(text: string): string {
-  return text.replace(TYPO_CANDIDATE_RE, (w) => {
+  return expandSaveAbbreviations(text).replace(TYPO_CANDIDATE_RE, (w) => {
     const lw = w.toLowerCase();
     if (TYPO_TARGETS.includes(lw) || REAL_WORDS.has(lw)) return w;
     for (const t of TYPO_TARGETS) {
@@ -212,7 +263,7 @@ export function fixSaveTypos(text: string): string {
 }
 
 /** Chat shorthand the detector's grammar is written without: "u" → "you", "ur" → "your", "r" → "are", "im" → "i'm". */
-const SHORTHAND: Record<string, string> = { u: 'you', ur: 'your', r: 'are', im: "i'm", ive: "i've", ya: 'you', youre: "you're", ppl: 'people', abt: 'about', bc: 'because', cuz: 'because' };
+const SHORTHAND: Record<string, string> = { '4get': 'forget', l8r: 'later', l8er: 'later', u: 'you', ur: 'your', r: 'are', im: "i'm", ive: "i've", ya: 'you', youre: "you're", ppl: 'people', abt: 'about', bc: 'because', cuz: 'because' };
 const SHORTHAND_RE = new RegExp(`\\b(${Object.keys(SHORTHAND).join('|')})\\b(?![-'’.]\\w)`, 'giu');
 
 export function expandChatShorthand(text: string): string {
@@ -238,7 +289,8 @@ export function detectPhrases(text: string): PhraseSignals {
 }
 
 function detect(text: string): PhraseSignals {
-  const norm = expandChatShorthand(fixSaveTypos(text.replace(/[’‘]/g, "'")));
+  // "please to remember…" (a learner's form) is "please remember…".
+  const norm = expandChatShorthand(fixSaveTypos(text.replace(/[’‘]/g, "'"))).replace(/\b(please|pls|plz)\s+to\s+(?=(?:remember|note|save|keep|store|write|log|bear)\b)/giu, '$1 ');
   const matched: string[] = [];
   const cues: string[] = [];
   let saveRequest = false;
@@ -265,10 +317,10 @@ function detect(text: string): PhraseSignals {
     // "remember to add tests", "don't forget to include X in your answer": instructions, not memories.
     // "jot down an outline for a blog post" asks for a new text, not to keep one.
     const artifact = /^(?:jot|write|note)\b/i.test(verb) && /^\s*(?:a|an|some|me\s+(?:a|an|some))\s+(?!note\b)/i.test(rest);
-    const taskScoped = artifact || /^(?:remember|don'?t forget|do not forget|never forget|keep in mind|bear in mind)/i.test(verb) && (/^\s*to\s/i.test(rest) || (TASK_SCOPE_RE.test(rest) && !/^\s*for\s+(?:next\s+time|later|the\s+future)\s*[:,\-–—]/i.test(rest)));
+    const taskScoped = artifact || !CORRECT_KEEP_RE.test(clause) && /^(?:remember|don'?t forget|do not forget|never forget|keep in mind|bear in mind)/i.test(verb) && (/^\s*to\s/i.test(rest) || (TASK_SCOPE_RE.test(rest) && !/^\s*for\s+(?:next\s+time|later|the\s+future)\s*[:,\-–—]/i.test(rest)));
     // "remember when we went to Crete" reminisces; it asks to keep nothing.
     // ... and "Remember me on this computer" names a checkbox.
-    const reminiscing = /^remember$/i.test(verb) && /^\s*(?:when\s+(?:we|i|you|they|he|she|it|my|our)\b|the\s+time\b|that\s+time\b|back\s+when\b|how\s+(?:we|i)\b|me\b(?!\s+(?:that|this)\b))/i.test(rest);
+    const reminiscing = /^remember$/i.test(verb) && /^\s*(?:when\s+(?:we|i|you|they|he|she|it|my|our)\b|the\s+time\b|that\s+time\b|back\s+when\b|how\s+(?:we|i)\b(?!\s+(?:(?:usually|always|normally|generally|really)\s+)?(?:like|prefer|want|take|need|do|use|have|work|write|feel|say|spell|pronounce|call)s?\b)|me\b(?!\s+(?:that|this)\b))/i.test(rest) && !FUTURE_FRAME_RE.test(clause);
     // A marker inside a question keeps nothing ("for the record, what year did the wall fall?")
     // unless the question is a polite request ("could you add to your notes that…?").
     const questionAboutThis = isQuestion && !polite && (!marker || QUESTION_START_RE.test(clause.slice(marker.index + marker[0].length).replace(/^[\s,:;\-–—]+/, '')) || /^\s*(?:for the record|for future reference)\b/i.test(marker[0]) && /\?\s*$/.test(clause));
@@ -289,7 +341,10 @@ function detect(text: string): PhraseSignals {
       cues.push('save_word_in_question');
     } else {
       saveRequest = true;
-      if (marker || /^\s*(?:that\b|this\b|[:\-–—,])/i.test(rest) || /^(?:note\s+down|make|take|jot|write|add|commit|file|save|store|record|log|put|hang|hold|stash|lodge|keep\s+(?:this|that|it|a)|don'?t\s+let|do\s+not\s+let|make\s+sure\s+i)/i.test(verb)) saveStrong = true;
+      // "keep in mind my wife is allergic…", "remember i moved…": the clause after the verb has its own
+      // first-person subject, so it states what to keep just as "that…" would.
+      const ownClause = /^(?:remember|keep in mind|bear in mind|don'?t forget|do not forget|never forget)$/i.test(verb) && /^\s*(?:i|i'm|i've|i'd|my|we|we're|we've|our)\s+\S+\s+\S/i.test(rest);
+      if (marker || ownClause || /^\s*(?:that\b|this\b|[:\-–—,])/i.test(rest) || /^(?:note\s+down|make|take|jot|write|add|commit|file|save|store|record|log|put|hang|hold|stash|lodge|keep\s+(?:this|that|it|a)|don'?t\s+let|do\s+not\s+let|make\s+sure\s+i)/i.test(verb)) saveStrong = true;
       matched.push((m?.[1] ?? marker?.[1] ?? '').trim());
       if (polite) politeRequest = true;
       cues.push(polite ? 'save_polite' : 'save_imperative');
@@ -297,7 +352,8 @@ function detect(text: string): PhraseSignals {
     }
   }
   // "Note that the array can be empty. What should it return?" sets up a question, it keeps nothing.
-  if (saveRequest && anyQuestion && !(politeRequest && saveStrong) && matched.every((v) => /^(?:note|please note)$/i.test(v))) {
+  // So does "note: the following is a draft, pls proofread": "note" framing a text the assistant is asked to work on.
+  if (saveRequest && (anyQuestion || TEXT_TASK_RE.test(norm)) && !(politeRequest && saveStrong) && matched.every((v) => /^(?:note|please note)$/i.test(v))) {
     saveRequest = false;
     saveStrong = false;
     saveNegated = true;
