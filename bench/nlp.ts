@@ -35,12 +35,13 @@ function modelSets(): Array<{ label: string; intent?: string; ner?: string }> {
     { label: 'in-sample dev3', intent: path.join(corpora, 'dev3', 'intent.tsv'), ner: path.join(corpora, 'dev3', 'ner.txt') },
     { label: 'blind dev (former held-out)', intent: path.join(REPO_ROOT, 'tests', 'fixtures', 'blind', 'intent.tsv'), ner: path.join(REPO_ROOT, 'tests', 'fixtures', 'blind', 'ner.txt') },
   ];
-  const heldout = path.join(REPO_ROOT, 'tests', 'fixtures', 'heldout');
-  if (fs.existsSync(heldout)) {
-    for (const d of fs.readdirSync(heldout).sort()) {
-      const intent = path.join(heldout, d, 'intent.tsv');
-      const ner = path.join(heldout, d, 'ner.txt');
-      if (fs.existsSync(intent) || fs.existsSync(ner)) sets.push({ label: `held-out ${d}`, intent, ner });
+  for (const [group, label] of [['blind', 'blind dev'], ['heldout', 'held-out']] as const) {
+    const root = path.join(REPO_ROOT, 'tests', 'fixtures', group);
+    if (!fs.existsSync(root)) continue;
+    for (const d of fs.readdirSync(root).sort()) {
+      const intent = path.join(root, d, 'intent.tsv');
+      const ner = path.join(root, d, 'ner.txt');
+      if (fs.existsSync(intent) || fs.existsSync(ner)) sets.push({ label: `${label} ${d}`, intent, ner });
     }
   }
   return sets.map((s) => ({ label: s.label, intent: s.intent && fs.existsSync(s.intent) ? s.intent : undefined, ner: s.ner && fs.existsSync(s.ner) ? s.ner : undefined }));
