@@ -36,6 +36,8 @@ export const DISRUPTION_CUES = ['cancelled', 'canceled', 'call off', 'called off
 export const LOW_CUES = ['newsletter', 'digest', 'unsubscribe', 'no rush', 'whenever', 'fyi', 'no action needed', 'no action required', 'nothing to do', 'no need to', 'for your records', 'receipt', 'confirmation', 'is confirmed', 'booking confirmed', 'reminder of', 'when you get a chance', 'at your convenience', 'thank you for', 'thanks for', 'next month', 'read online', 'shop now', 'offer', 'sale', '% off', 'this week in', 'weekly', 'no action is needed', 'nothing needed', 'nothing is needed', 'for your information', 'has been shipped', 'is on its way', 'has accepted', 'has declined', 'accepted:', 'declined:', 'order confirmation', 'thank you for your order', 'paid on', 'amount paid', 'you can ignore', 'endorsed', 'photos', 'we look forward to welcoming', 'call for papers', 'happy to share', 'if useful', 'if helpful',
   // a social invitation that leaves it open is not work
   'if you fancy', 'come along', 'no pressure', 'if you feel like', 'if you like'];
+/** A fix applied and being watched ("A fix was deployed … we are monitoring"): the incident is easing, not over. */
+export const MITIGATING = /\b(?:a )?fix (?:was|has been|is being) (?:deployed|applied|rolled out|implemented)|\bfix(?:es)? deployed\b|\bwe are (?:actively )?monitoring\b|\bmonitoring the (?:fix|results|recovery)\b/i;
 export const RESOLVED = ['resolved', 'all clear', 'back to normal', 'recovered', 'mitigated', 'fixed', 'closed', 'postmortem', 'post-mortem', 'root cause', 'incident is over', 'has been restored', 'restored', 'working again', 'back online', 'running again', 'up and running', 'has been running', 'works again', 'sorted', 'solved', 'all done', 'good to go', "we're back", 'we are back', 'back up', 'running smoothly', 'working fine', 'working normally', 'running normally', 'normal again', 'ran cleanly', 'as normal', 'no longer down'];
 
 
@@ -139,7 +141,7 @@ export function saysResolved(text: string): boolean {
  * (it may need acting on this week, but nothing is broken).
  */
 export function disruptionLevel(tax: Taxonomy): Urgency {
-  const words = /\b(cancel\w*|chang\w*|delay\w*|rebook\w*|divert\w*|reschedul\w*|called off)\b/gi;
+  const words = /\b(cancel\w*|chang\w*|delay\w*|rebook\w*|divert\w*|reschedul\w*|called off|disrupt\w*)\b/gi;
   const counts = LEVELS.map((l) => ((tax.urgency.prose[l] ?? '').match(words) ?? []).length + (tax.urgency[l] ?? []).filter((c) => new RegExp(words.source, 'i').test(c)).length);
   const best = Math.max(...counts);
   return best > 0 ? present(LEVELS[counts.indexOf(best)], 'a level') : 'medium';
@@ -231,7 +233,7 @@ export function urgencyOf(a: UrgencyInput): UrgencyVerdict {
   // A bill still to pay is an ask; a receipt for one already paid is not.
   // (the line naming the payment also names a date or a sum: "payable only on a successful hire" is a fee term, not a bill)
   const payLines = full.split('\n').filter((l) => /\b(payable|payment due|due date|due by|due on|amount due|total due|balance due|please pay|pay by)\b|^\s*due\b/i.test(l));
-  const payDue = payLines.some((l) => /\d/.test(l)) && !/\b(amount paid|paid on|has been paid|payment received|no action is needed)\b/i.test(full);
+  const payDue = payLines.some((l) => /\d/.test(l)) && !/\b(amount paid|paid on|has been paid|payment received|no action (?:is )?(?:needed|required)|(?:collect(?:ed)?|taken|paid|charged) (?:it )?by direct debit|will be (?:collected|charged|debited) automatically)\b/i.test(full);
   // An invitation (a calendar REQUEST, or "When: … Where: …" lines) asks for an answer.
   // A meeting proposed in text: a date/time line with a place, the attendees or a video-call link.
   const meetLink = /\bhttps?:\/\/\S*(zoom\.|teams\.|meet\.|webex|whereby|jit\.si|\/j\/\d|meetup-join)/i.test(body);
@@ -242,11 +244,12 @@ export function urgencyOf(a: UrgencyInput): UrgencyVerdict {
   const kind = facts?.senderKind;
   // Only copied in: someone else is asked; the person is kept informed.
   const ccOnly = a.addressed === 'cc';
-  if (ccOnly) add('only in Cc', 'low', 0.45);
+  if (ccOnly) add('only in Cc', 'low', 0.55);
   // A cold approach the person never answered asks nothing they owe.
   const pitch = !a.personWrote && OPT_OUT.test(body) && !facts?.headers['list-unsubscribe'];
   if (pitch) add('unsolicited approach', 'low', 0.7);
-  if (request || payDue || invite) add('asks the reader', 'medium', 0.55);
+  // (copied in, the ask is usually the To person's: it counts for little)
+  if (request || payDue || invite) add('asks the reader', 'medium', ccOnly ? 0.2 : 0.55);
   // A person's question is usually work to answer; a service's question ("Need help?") is not.
   else if (question) add('question', 'medium', kind === 'automated' ? 0.05 : 0.3);
   else add('asks nothing', 'low', 0.35);
@@ -291,7 +294,10 @@ export function urgencyOf(a: UrgencyInput): UrgencyVerdict {
   add('own medium cues', 'medium', 0.8 * Math.min(2, ownMed));
   // "I've cancelled the duplicate invoice" is the writer's own doing, not a disruption to the reader.
   const disrupted = hits(DISRUPTION_CUES, own.replace(/\b(?:i|we)(?:'ve|'d|'ll| have| had| will)?\s+(?:\p{L}+\s+){0,2}?(?:cancell?ed|rebooked|changed|delayed)\b/giu, ' '));
-  if (disrupted) add('disruption', disruptionLevel(tax), 0.5);
+  // When the person's own high level names such changes ("a travel disruption I have to act on"), a
+  // machine's notice of one is that alarm, not routine automated mail.
+  const disruptionHigh = !!disrupted && disruptionLevel(tax) === 'high';
+  if (disrupted) add('disruption', disruptionLevel(tax), disruptionHigh ? 0.7 : 0.5);
   // The alert's own stated severity ("severity = warning") says how loud it means to be.
   const severity = statedSeverity(body);
   if (severity) add(`stated severity`, severity, 0.8);
@@ -300,7 +306,7 @@ export function urgencyOf(a: UrgencyInput): UrgencyVerdict {
   // A notifier relaying a person's ask of the reader ("requested your review", "assigned to you")
   // carries that person's request, not a machine's announcement.
   const relayed = /\b(?:requested|requests|awaiting|needs|waiting for)\s+your\s+(?:review|approval|signature|input|response|decision|feedback)\b|\bassigned\s+(?:this\s+|it\s+)?to\s+you\b|\bmentioned you\b/i.test(askText);
-  if (kind === 'automated' && genHigh + ownHigh === 0 && !pressing && !relayed) add('automated, no alarm', 'low', 0.6);
+  if (kind === 'automated' && genHigh + ownHigh === 0 && !pressing && !relayed && !disruptionHigh) add('automated, no alarm', 'low', 0.6);
   if (relayed) add('relayed ask', 'medium', 0.3);
   // Breakage with time pressure ("the demo is tomorrow and the firmware will not flash").
   if (genHigh + ownHigh > 0 && soon > 0) add('alarm and soon', 'high', 0.3);
@@ -309,8 +315,13 @@ export function urgencyOf(a: UrgencyInput): UrgencyVerdict {
   if (facts?.headers['list-unsubscribe']) add('mailing list', 'low', 0.4);
   // Thread context: an open incident stays high until someone says it is resolved.
   const resolved = saysResolved(body || subject) || (genHigh === 0 && sentimentScore(body, false).pos >= 1.5);
+  // A fix applied and being watched: no longer an alarm, not yet over.
+  const mitigating = !resolved && MITIGATING.test(body);
   if (a.earlier.some((u) => u === 'high')) {
-    if (resolved) {
+    if (mitigating) {
+      add('fix applied, being monitored', 'high', -1.2);
+      add('fix applied, being monitored', 'medium', 0.6);
+    } else if (resolved) {
       // A resolved incident asks nothing more unless the writer asks for something (then the request counts).
       add('thread resolved', 'high', -1.2);
       add('thread resolved', 'low', 0.3);
