@@ -733,6 +733,17 @@ function tableRows(spec: FieldSpec, tables: string[][][], ajv: Ajv2020, ref: Dat
   return undefined;
 }
 
+/** Words saying something arranged was replaced by a new arrangement. */
+const REBOOKED = /\b(rebook\w*|re-booked|new flight|new booking|replacement (?:flight|train)|alternative flight|rescheduled|umgebucht|neuer? (?:flug|termin))\b/i;
+const CANCELLED = /\b(cancell?ed|cancell?ation|storniert|annul\w*|abgesagt|gestrichen)\b/i;
+
+/** Whether the paragraph (block between blank lines) holding `index` speaks of a cancellation. */
+export function cancelledAt(text: string, index: number): boolean {
+  const before = text.lastIndexOf('\n\n', index);
+  const after = text.indexOf('\n\n', index);
+  return CANCELLED.test(text.slice(before < 0 ? 0 : before, after < 0 ? undefined : after));
+}
+
 const ORIGIN_WORD = /\b(depart\w*|dep|abflug|abfahrt|origin|takes? off|leaves)\b/i;
 const DEST_WORD = /\b(arriv\w*|arr|ankunft|destination|lands|landing)\b/i;
 
@@ -824,6 +835,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
   const taken = new Map<string, Set<string>>(); // kind/pattern → values used by earlier sibling fields
   let chosenAmount: { currency: string } | undefined;
   const dollar = dollarCurrency(text);
+  const rebooked = REBOOKED.test(text);
 
   for (const spec of specs) {
     const cands: Cand[] = [];
@@ -937,7 +949,10 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
       case 'emails': {
         // every address in a line naming the field, else the calendar's attendees
         const ev = facts?.events[0];
-        if (ev?.attendees.length && /\b(attendee|participant|invitee|guest|people|member)/.test(spec.words.join(' '))) add([...new Set(ev.attendees.map((a) => a.email))], 0.85, -1);
+        // The organiser joins the list when the field says so ("everyone invited, including the organiser");
+        // "the people invited" alone means the invitation's guests.
+        const withOrganizer = !!ev?.organizer?.email && /\b(includ\w*|with|plus)\b[^.]{0,20}\borgani[sz]er\b|\borgani[sz]er\s+included\b/i.test(String(spec.schema.description ?? ''));
+        if (ev?.attendees.length && /\b(attendee|participant|invitee|guest|people|member)/.test(spec.words.join(' '))) add([...new Set([...ev.attendees.map((a) => a.email), ...(withOrganizer && ev.organizer ? [ev.organizer.email] : [])])], 0.85, -1);
         if (!cands.length && /\b(attendee|participant|invitee|guest|recipient)/.test(spec.words.join(' '))) {
           // The people the mail went to; the sender too when the field is about who attends, not who was invited.
           const invitedOnly = /\b(guest|invite|recipient)/.test(`${words(spec.name)} ${spec.words.join(' ')}`) && !/\b(attendee|participant)/.test(words(spec.name));
@@ -1080,6 +1095,11 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         for (const c of cands) if (JSON.stringify(c.value) === mine) c.score += 0.15;
       }
     }
+    // A cancelled-and-rebooked trip or meeting: values in a paragraph that speaks of the cancellation
+    // lose to those of the new arrangement.
+    if (rebooked && ['datetime', 'date', 'time', 'pattern', 'identifier', 'string'].includes(spec.kind)) {
+      for (const c of cands) if (c.index >= 0 && cancelledAt(text, c.index)) c.score -= 0.25;
+    }
     // "Zurich (ZRH)   departure 07:00" / "Amsterdam (AMS)   arrival 08:35": a value on a short line that
     // names one side of the trip belongs to that side.
     if (spec.role) {
@@ -1112,7 +1132,6 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         if ([...byFamily.entries()].some(([f, vs]) => f !== spec.family && vs.has(c.value as number))) c.score -= 0.35;
       }
     }
-    if (process.env.H5_X && msg.subject.includes(process.env.H5_X)) console.error("X", spec.name, JSON.stringify([...cands].sort((p, q) => q.score - p.score).slice(0, 5))); // H5DEBUG
     // Best candidate not already used by an earlier sibling field of the same kind ("from"/"to").
     cands.sort((a, b) => b.score - a.score || (a.index < 0 ? 1 : b.index < 0 ? -1 : a.index - b.index));
     const key = (v: unknown) => JSON.stringify(v).toLowerCase();
