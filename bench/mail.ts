@@ -23,6 +23,7 @@ export function labelledMailSets(): Array<{ name: string; dir: string }> {
     { name: 'dev3 (in-sample)', dir: path.join(REPO, 'tests/fixtures/mail-dev3') },
     { name: 'dev4 (in-sample after one fresh look)', dir: path.join(REPO, 'tests/fixtures/mail-dev4') },
     { name: 'blind dev (former held-out)', dir: path.join(REPO, 'tests/fixtures/blind/mail') },
+    { name: 'blind dev mail-b', dir: path.join(REPO, 'tests/fixtures/blind/mail-b') },
     ...(fs.existsSync(path.join(REPO, 'tests/fixtures/heldout')) ? fs.readdirSync(path.join(REPO, 'tests/fixtures/heldout')).filter((d) => d.startsWith('mail')).sort() : []).map((d) => ({ name: `held-out ${d}`, dir: path.join(REPO, 'tests/fixtures/heldout', d) })),
   ].filter((s) => fs.existsSync(path.join(s.dir, 'gold.json')) && fs.existsSync(path.join(s.dir, 'mailbox.mbox')));
 }

@@ -91,7 +91,7 @@ describe('values in many shapes', () => {
     expect(a.map((x) => x.order)).toEqual([0, 1]);
     const ref = new Date('2026-03-02T00:00:00Z');
     expect(findDateTimes('Time: Thursday, March 5, 2026 9:00 AM Pacific Standard Time', ref)[0].value).toBe('2026-03-05T09:00:00-08:00');
-    expect(findDateTimes('When: Tuesday 10 March 2026, 14:00–15:00 (Europe/London)', ref)[0].value).toBe('2026-03-10T14:00:00Z');
+    expect(findDateTimes('When: Tuesday 10 March 2026, 14:00–15:00 (Europe/London)', ref)[0].value).toBe('2026-03-10T14:00:00+00:00');
     expect(findDateTimes('Departs Mon 13 April 2026 11:20 BST', ref)[0].value).toBe('2026-04-13T11:20:00+01:00');
   });
 });

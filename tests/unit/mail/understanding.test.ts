@@ -117,9 +117,9 @@ describe('line items from tables', () => {
 describe('parsers', () => {
   it('reads VEVENTs: folded lines, TZID → offset (DST-aware), UTC, attendees and organizer', () => {
     const ev = parseIcs('BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nSUMMARY:Long \r\n title\r\nDTSTART;TZID=Europe/London:20270115T090000\r\nDTEND;TZID="Europe/London":20270715T090000\r\nATTENDEE;CN="A, B":mailto:a@x.example\r\nORGANIZER:mailto:o@x.example\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nDTSTART:20270101T120000Z\r\nEND:VEVENT\r\nEND:VCALENDAR');
-    expect(ev[0]).toMatchObject({ summary: 'Long title', start: '2027-01-15T09:00:00Z', end: '2027-07-15T09:00:00+01:00', organizer: { email: 'o@x.example' } });
+    expect(ev[0]).toMatchObject({ summary: 'Long title', start: '2027-01-15T09:00:00+00:00', end: '2027-07-15T09:00:00+01:00', organizer: { email: 'o@x.example' } });
     expect(ev[0].attendees).toEqual([{ email: 'a@x.example', name: 'A, B' }]);
-    expect(ev[1].start).toBe('2027-01-01T12:00:00Z');
+    expect(ev[1].start).toBe('2027-01-01T12:00:00+00:00');
     // Outlook's Windows zone ids, and a custom TZID resolved from the calendar's own VTIMEZONE
     const ol = parseIcs('BEGIN:VCALENDAR\nBEGIN:VTIMEZONE\nTZID:Custom Zone\nBEGIN:STANDARD\nTZOFFSETTO:+0100\nEND:STANDARD\nBEGIN:DAYLIGHT\nTZOFFSETTO:+0200\nEND:DAYLIGHT\nEND:VTIMEZONE\nBEGIN:VEVENT\nDTSTART;TZID=Custom Zone:20260917T140000\nDTEND;TZID=W. Europe Standard Time:20261217T150000\nEND:VEVENT\nEND:VCALENDAR');
     expect(ol[0]).toMatchObject({ start: '2026-09-17T14:00:00+02:00', end: '2026-12-17T15:00:00+01:00' });

@@ -29,7 +29,8 @@ const ZONE_NAME_ALT = Object.keys(ZONE_NAMES)
   .join('|');
 
 const pad = (n: number) => String(Math.abs(n)).padStart(2, '0');
-export const offsetString = (min: number) => (min === 0 ? 'Z' : `${min < 0 ? '-' : '+'}${pad(Math.trunc(Math.abs(min) / 60))}:${pad(Math.abs(min) % 60)}`);
+/** Minutes east of UTC as "+02:00"; UTC too is written "+00:00", like every other offset (never "Z"). */
+export const offsetString = (min: number) => (`${min < 0 ? '-' : '+'}${pad(Math.trunc(Math.abs(min) / 60))}:${pad(Math.abs(min) % 60)}`);
 
 /** Minutes east of UTC of an IANA zone at a given instant, or undefined for an unknown zone. */
 export function zoneOffsetAt(tz: string, utcMs: number): number | undefined {

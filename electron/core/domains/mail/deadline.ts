@@ -35,7 +35,8 @@ export function nearestDeadline(text: string, ref: Date): Deadline | undefined {
   }
   // "<deadline word> … <date>" within a short span on the same line
   // (the words after are looked at, not consumed: "renews … renews on 12 March" finds the second)
-  const re = new RegExp(String.raw`\b${DEADLINE_WORDS}\b[ \t]*:?[ \t]*(?:on\s+|the\s+)?(?=([^\n]{0,40}))`, 'gi');
+  // ("year-end audit", "front-end" are names, not deadlines: never a word right after a hyphen)
+  const re = new RegExp(String.raw`(?<![-\p{L}])${DEADLINE_WORDS}\b[ \t]*:?[ \t]*(?:on\s+|the\s+)?(?=([^\n]{0,40}))`, 'giu');
   const base = Date.UTC(ref.getUTCFullYear(), ref.getUTCMonth(), ref.getUTCDate());
   for (const m of t.matchAll(re)) {
     const after = m[1] ?? '';

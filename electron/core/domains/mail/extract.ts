@@ -546,6 +546,12 @@ export function domainNames(email: string | undefined, text: string): Array<{ va
   return out;
 }
 
+/** Whether a name field asks for the legal name ("legal name as printed, including Ltd/GmbH", "registered name"). */
+export function wantsLegalName(spec: { schema: Record<string, unknown> }): boolean {
+  const d = `${typeof spec.schema.title === 'string' ? spec.schema.title : ''} ${typeof spec.schema.description === 'string' ? spec.schema.description : ''}`;
+  return /\b(legal|registered|official)\s+(?:company\s+|business\s+)?name\b|\b(?:including|incl\.?|with)\s+(?:the\s+)?(?:legal form|Ltd|GmbH|Inc|LLC|AG)\b/i.test(d);
+}
+
 /** Tokens (and 2–3-token runs) of the text that match the field's own pattern. */
 function patternTokens(text: string, re: RegExp): Array<Found<string>> {
   const out: Array<Found<string>> = [];
@@ -727,6 +733,31 @@ function tableRows(spec: FieldSpec, tables: string[][][], ajv: Ajv2020, ref: Dat
   return undefined;
 }
 
+/** Words saying something arranged was replaced by a new arrangement. */
+const REBOOKED = /\b(rebook\w*|re-booked|new flight|new booking|replacement (?:flight|train)|alternative flight|rescheduled|umgebucht|neuer? (?:flug|termin))\b/i;
+const CANCELLED = /\b(cancell?ed|cancell?ation|storniert|annul\w*|abgesagt|gestrichen)\b/i;
+
+/** Whether the paragraph (block between blank lines) holding `index` speaks of a cancellation. */
+export function cancelledAt(text: string, index: number): boolean {
+  const before = text.lastIndexOf('\n\n', index);
+  const after = text.indexOf('\n\n', index);
+  return CANCELLED.test(text.slice(before < 0 ? 0 : before, after < 0 ? undefined : after));
+}
+
+const ORIGIN_WORD = /\b(depart\w*|dep|abflug|abfahrt|origin|takes? off|leaves)\b/i;
+const DEST_WORD = /\b(arriv\w*|arr|ankunft|destination|lands|landing)\b/i;
+
+/** Which side of a trip the short line at `index` names ("… departure 07:00" → origin), if exactly one. */
+export function lineSide(text: string, index: number): 'origin' | 'destination' | undefined {
+  const start = text.lastIndexOf('\n', index - 1) + 1;
+  const end = text.indexOf('\n', index);
+  const line = text.slice(start, end < 0 ? undefined : end);
+  if (line.length > 80) return undefined;
+  const o = ORIGIN_WORD.test(line);
+  const d = DEST_WORD.test(line);
+  return o === d ? undefined : o ? 'origin' : 'destination';
+}
+
 /** Lines written "A -> B" / "A → B": where the arrow is, and which such line it is (0 = first leg). */
 export function arrowLines(text: string): Array<{ start: number; arrow: number; end: number; order: number }> {
   const out: Array<{ start: number; arrow: number; end: number; order: number }> = [];
@@ -804,6 +835,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
   const taken = new Map<string, Set<string>>(); // kind/pattern → values used by earlier sibling fields
   let chosenAmount: { currency: string } | undefined;
   const dollar = dollarCurrency(text);
+  const rebooked = REBOOKED.test(text);
 
   for (const spec of specs) {
     const cands: Cand[] = [];
@@ -917,7 +949,10 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
       case 'emails': {
         // every address in a line naming the field, else the calendar's attendees
         const ev = facts?.events[0];
-        if (ev?.attendees.length && /\b(attendee|participant|invitee|guest|people|member)/.test(spec.words.join(' '))) add([...new Set(ev.attendees.map((a) => a.email))], 0.85, -1);
+        // The organiser joins the list when the field says so ("everyone invited, including the organiser");
+        // "the people invited" alone means the invitation's guests.
+        const withOrganizer = !!ev?.organizer?.email && /\b(includ\w*|with|plus)\b[^.]{0,20}\borgani[sz]er\b|\borgani[sz]er\s+included\b/i.test(String(spec.schema.description ?? ''));
+        if (ev?.attendees.length && /\b(attendee|participant|invitee|guest|people|member)/.test(spec.words.join(' '))) add([...new Set([...ev.attendees.map((a) => a.email), ...(withOrganizer && ev.organizer ? [ev.organizer.email] : [])])], 0.85, -1);
         if (!cands.length && /\b(attendee|participant|invitee|guest|recipient)/.test(spec.words.join(' '))) {
           // The people the mail went to; the sender too when the field is about who attends, not who was invited.
           const invitedOnly = /\b(guest|invite|recipient)/.test(`${words(spec.name)} ${spec.words.join(' ')}`) && !/\b(attendee|participant)/.test(words(spec.name));
@@ -986,15 +1021,20 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         const fn = msg.from?.name?.trim();
         const company = !!fn && (/\b(GmbH|AG|Ltd|Limited|Inc|LLC|SA|SAS|BV|NV|Oy|AB|AS|ApS|S\.?r\.?l|KG|plc|Co)\b\.?/.test(fn));
         // "Severn Power <bills@severnpower.example>": a display name spelling the sender's domain is the business's name.
-        const domain = (msg.from?.email.split('@')[1] ?? '').toLowerCase().split('.').slice(0, -1).join('');
+        // ("kraftwerk-fitness.example" spells "Kraftwerk Fitness": hyphens and dots are no letters)
+        const domain = (msg.from?.email.split('@')[1] ?? '').toLowerCase().split('.').slice(0, -1).join('').replace(/[^a-z0-9]/g, '');
         const squashed = (fn ?? '').toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '');
         const domainName = !!fn && squashed.length >= 4 && domain.length >= 4 && (domain.includes(squashed) || squashed.includes(domain));
         const department = !!fn && /\b(billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?)\b/i.test(fn);
-        if (fn && domainName && !company && !department) add(fn, 0.62, -1);
+        // Which name the schema wants: the legal one ("legal name … including Ltd/GmbH") or the one the
+        // message presents itself by — then a display name that is the business's own name beats the
+        // legal form of a footer's registration line ("Kraftwerk Fitness" over "Kraftwerk Fitness GmbH").
+        const legalWanted = wantsLegalName(spec);
+        if (fn && domainName && !company && !department) add(fn, legalWanted ? 0.62 : 0.7, -1);
         // The business the sender's domain names, as the message writes it ("studio-brandl.example" →
         // "Studio Brandl", "cloudnest.example" → "CloudNest GmbH" with its legal form).
         const inText = domainNames(msg.from?.email, text);
-        for (const o of inText) add(o.value, o.legal ? 0.66 : 0.6, o.index);
+        for (const o of inText) add(o.value, o.legal ? (legalWanted ? 0.72 : 0.66) : 0.6, o.index);
         // …and the sender's own display name when it is that name with its legal form ("Prairie Glaze Supply LLC").
         if (fn && company && inText.some((o) => squashed.startsWith(o.value.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '')))) add(fn, 0.68, -1);
         if (fn && (facts?.senderKind !== 'person' || company) && !/\b(billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?)\b/i.test(fn) && !/[<>@]/.test(fn)) add(fn, 0.36 + (orgs.some((o) => fn.toLowerCase().includes(o.text.toLowerCase())) ? 0.35 : 0), -1);
@@ -1053,6 +1093,20 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         const [first, second] = [...clear.entries()].sort((x, y) => x[1] - y[1]).map(([k]) => k);
         const mine = spec.role === 'origin' ? first : second;
         for (const c of cands) if (JSON.stringify(c.value) === mine) c.score += 0.15;
+      }
+    }
+    // A cancelled-and-rebooked trip or meeting: values in a paragraph that speaks of the cancellation
+    // lose to those of the new arrangement.
+    if (rebooked && ['datetime', 'date', 'time', 'pattern', 'identifier', 'string'].includes(spec.kind)) {
+      for (const c of cands) if (c.index >= 0 && cancelledAt(text, c.index)) c.score -= 0.25;
+    }
+    // "Zurich (ZRH)   departure 07:00" / "Amsterdam (AMS)   arrival 08:35": a value on a short line that
+    // names one side of the trip belongs to that side.
+    if (spec.role) {
+      for (const c of cands) {
+        if (c.index < 0) continue;
+        const side = lineSide(text, c.index);
+        if (side) c.score += side === spec.role ? 0.15 : -0.15;
       }
     }
     if (spec.role && arrows.length) {

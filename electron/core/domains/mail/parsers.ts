@@ -116,7 +116,8 @@ export function numericDateOrder(nums: Array<{ a: number; b: number; y: number; 
 export function findTimes(text: string): Array<Found<string>> {
   const out: Array<Found<string>> = [];
   let m: RegExpExecArray | null;
-  const re = /\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)|\b([01]?\d|2[0-3]):([0-5]\d)\b/gi;
+  // (am/pm on the same line and not the start of a word: "07:00\nAmsterdam" is seven o'clock, then a place)
+  const re = /\b(\d{1,2})(?::(\d{2}))?[ \t]*(am|pm|a\.m\.|p\.m\.)(?![A-Za-z])|\b([01]?\d|2[0-3]):([0-5]\d)\b/gi;
   while ((m = re.exec(text))) {
     // "UTC+01:00", "-05:00" are offsets, not clock times
     if (/(?:(?:UTC|GMT)\s*[+\-\u2212]?|[+\-\u2212])$/i.test(text.slice(Math.max(0, m.index - 5), m.index))) continue;

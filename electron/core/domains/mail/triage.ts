@@ -33,6 +33,8 @@ export interface TriageContext {
   /** Earlier messages of the same thread (oldest first), with their stored triage. */
   earlier?: MessageRow[];
   examples?: LabelledExample[];
+  /** The person's own address (the inbox's): whether they are in To or only Cc, whether they wrote earlier. */
+  me?: string;
 }
 
 const SENDER_WORDS: Record<SenderKind, string> = {
@@ -65,6 +67,16 @@ function structureText(msg: MessageRow, facts: MessageFacts | undefined, body: s
   const flight = /\(([A-Z]{3})\)[^\n]*\(([A-Z]{3})\)/.test(t) || /\b[A-Z]{3}\s*(?:->|→|–|to)\s*[A-Z]{3}\b/.test(t) || (/\b[A-Z][A-Z0-9]\s?\d{2,4}\b[^\n]*\b[A-Z]{3}\b[^\n]*\b\d{1,2}:\d{2}\b/.test(t) && /\b(flight|e-?ticket|boarding|booking|itinerary)\b/i.test(t));
   const stay = /\bcheck-?in\b/i.test(t) && /\bcheck-?out\b/i.test(t);
   return flight || stay ? ' travel trip itinerary flight hotel' : '';
+}
+
+/** How the person received the message (To, only Cc, neither) and whether they wrote earlier in its thread. */
+function addressing(msg: MessageRow, ctx: TriageContext): Pick<UrgencyInput, 'addressed' | 'personWrote'> {
+  const me = ctx.me?.toLowerCase();
+  if (!me) return {};
+  const has = (ps: Array<{ email: string }>) => ps.some((p) => p.email.toLowerCase() === me);
+  const addressed = has(msg.to) ? 'to' : has(msg.cc) ? 'cc' : 'other';
+  const personWrote = (ctx.earlier ?? []).some((m) => m.direction === 'outbound' || m.from?.email.toLowerCase() === me);
+  return { addressed, personWrote };
 }
 
 /** Bag-of-words cosine between the message and each intent's description + examples (the old scorer, kept as one signal). */
@@ -162,7 +174,7 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
       // A model failure must not fail triage; the taxonomy evidence still decides.
     }
   }
-  const { urgency } = urgencyOf({
+  const verdict = urgencyOf({
     subject: msg.subject.replace(/[’‘]/g, "'"),
     body,
     full: `${msg.subject}\n${(msg.text ?? '').slice(0, 3000)}\n${(msg.html ?? '').slice(0, 6000).replace(/<[^>]*>/g, ' ')}`,
@@ -176,7 +188,9 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
     intentLevel: hasIntent ? intent.urgency : undefined,
     neighbours: nn.slice(0, 3).flatMap(({ e, sim }) => (e.urgency ? [{ urgency: e.urgency, sim }] : [])),
     head,
+    ...addressing(msg, ctx),
   });
+  const { urgency } = verdict;
 
   // ---- sentiment ----
   const hits = (list: string[], t = text) => list.filter((w) => containsPhrase(t, w)).length;

@@ -111,7 +111,8 @@ export class MailUnderstanding {
   private async onDeviceTriage(m: MessageRow, tax: ReturnType<MailConfigFiles['taxonomy']>): Promise<TriageResult> {
     const facts = await messageFacts(m, this.p.store.messageRaw(m.id));
     const earlier = this.p.store.threadMessages(m.thread_id).filter((x) => x.id !== m.id && x.created_at <= m.created_at);
-    return triage(m, tax, this.p.deps.nlp, { facts, concepts: this.concepts(), earlier, examples: this.relabelExamples(m.inbox_id, tax.id, m.id) });
+    const me = this.p.store.findInbox(m.inbox_id)?.address;
+    return triage(m, tax, this.p.deps.nlp, { facts, concepts: this.concepts(), earlier, examples: this.relabelExamples(m.inbox_id, tax.id, m.id), me });
   }
 
   async triageMessage(a: { message_id: string; taxonomy_id: string }, sample?: (r: SampleRequest) => Promise<string>, signal?: AbortSignal): Promise<TriageResult> {

@@ -36,6 +36,8 @@ export const DISRUPTION_CUES = ['cancelled', 'canceled', 'call off', 'called off
 export const LOW_CUES = ['newsletter', 'digest', 'unsubscribe', 'no rush', 'whenever', 'fyi', 'no action needed', 'no action required', 'nothing to do', 'no need to', 'for your records', 'receipt', 'confirmation', 'is confirmed', 'booking confirmed', 'reminder of', 'when you get a chance', 'at your convenience', 'thank you for', 'thanks for', 'next month', 'read online', 'shop now', 'offer', 'sale', '% off', 'this week in', 'weekly', 'no action is needed', 'nothing needed', 'nothing is needed', 'for your information', 'has been shipped', 'is on its way', 'has accepted', 'has declined', 'accepted:', 'declined:', 'order confirmation', 'thank you for your order', 'paid on', 'amount paid', 'you can ignore', 'endorsed', 'photos', 'we look forward to welcoming', 'call for papers', 'happy to share', 'if useful', 'if helpful',
   // a social invitation that leaves it open is not work
   'if you fancy', 'come along', 'no pressure', 'if you feel like', 'if you like'];
+/** A fix applied and being watched ("A fix was deployed … we are monitoring"): the incident is easing, not over. */
+export const MITIGATING = /\b(?:a )?fix (?:was|has been|is being) (?:deployed|applied|rolled out|implemented)|\bfix(?:es)? deployed\b|\bwe are (?:actively )?monitoring\b|\bmonitoring the (?:fix|results|recovery)\b/i;
 export const RESOLVED = ['resolved', 'all clear', 'back to normal', 'recovered', 'mitigated', 'fixed', 'closed', 'postmortem', 'post-mortem', 'root cause', 'incident is over', 'has been restored', 'restored', 'working again', 'back online', 'running again', 'up and running', 'has been running', 'works again', 'sorted', 'solved', 'all done', 'good to go', "we're back", 'we are back', 'back up', 'running smoothly', 'working fine', 'working normally', 'running normally', 'normal again', 'ran cleanly', 'as normal', 'no longer down'];
 
 
@@ -62,6 +64,10 @@ export interface UrgencyInput {
   neighbours: Array<{ urgency: Urgency; sim: number }>;
   /** The on-device urgency head's probabilities, if it ran. */
   head?: { low: number; normal: number; high: number };
+  /** How the person received the message: named in To, only in Cc, or neither (a list, Bcc). */
+  addressed?: 'to' | 'cc' | 'other';
+  /** Whether the person has written in this thread before (a conversation, not a cold approach). */
+  personWrote?: boolean;
 }
 
 export interface UrgencyReason {
@@ -135,7 +141,7 @@ export function saysResolved(text: string): boolean {
  * (it may need acting on this week, but nothing is broken).
  */
 export function disruptionLevel(tax: Taxonomy): Urgency {
-  const words = /\b(cancel\w*|chang\w*|delay\w*|rebook\w*|divert\w*|reschedul\w*|called off)\b/gi;
+  const words = /\b(cancel\w*|chang\w*|delay\w*|rebook\w*|divert\w*|reschedul\w*|called off|disrupt\w*)\b/gi;
   const counts = LEVELS.map((l) => ((tax.urgency.prose[l] ?? '').match(words) ?? []).length + (tax.urgency[l] ?? []).filter((c) => new RegExp(words.source, 'i').test(c)).length);
   const best = Math.max(...counts);
   return best > 0 ? present(LEVELS[counts.indexOf(best)], 'a level') : 'medium';
@@ -164,6 +170,44 @@ export function levelHorizon(prose: string | undefined, fallback: number): numbe
   return spans.length ? Math.max(...spans) : fallback;
 }
 
+/** "calls are down 23%", "up by 5 points": a measured change, not something broken. */
+export function withoutMeasures(text: string): string {
+  return text.replace(/\b(down|up)(?=\s+(?:by\s+)?(?:about\s+|around\s+|nearly\s+|almost\s+|over\s+|roughly\s+)?[\d.,]+\s*(?:%|percent|per\s+cent|points?|x\b))/gi, ' ');
+}
+
+/**
+ * The severity a monitoring or ticket system states for its own alert ("severity = warning",
+ * "Severity: critical"), as a level: critical/major/error → high, warning/minor → medium, info → low.
+ */
+export function statedSeverity(text: string): Urgency | undefined {
+  const m = /\bseverity\s*[:=]\s*["']?([a-z0-9]+)/i.exec(text);
+  const v = (m?.[1] ?? '').toLowerCase();
+  if (!v) return undefined;
+  if (/^(critical|crit|major|high|error|emergency|fatal|page|sev[01]|p[01])$/.test(v)) return 'high';
+  if (/^(warning|warn|minor|medium|moderate|sev[23]|p[23])$/.test(v)) return 'medium';
+  if (/^(info|informational|low|notice|none|sev[45]|p[45])$/.test(v)) return 'low';
+  return undefined;
+}
+
+/**
+ * An unsolicited approach: the writer offers a way to stop hearing from them ("If you no longer
+ * wish to hear from us", "reply unsubscribe", "opt out") in a thread the person never wrote in.
+ */
+export const OPT_OUT = /\b(no longer wish to (?:hear|receive)|(?:don't|do not) want to hear from|opt[- ]?out|unsubscribe|remove you from (?:our|my|this) (?:list|mailing))\b/i;
+
+/**
+ * Whether the person's own high level speaks only of today ("within hours", "a deadline that falls
+ * today") — then a deadline tomorrow is an ask for this week, not an alarm.
+ */
+export function highIsToday(prose: string | undefined): boolean {
+  return !!prose && /\b(today|within hours|within the hour|right now)\b/i.test(prose) && !/\b(tomorrow|day or two|24 hours|48 hours|next day|\d+\s+days?|two days)\b/i.test(prose);
+}
+
+/** Whether the person's low level speaks of things due later ("bills due weeks from now", "due next month"). */
+export function farDuesAreLow(prose: string | undefined): boolean {
+  return !!prose && /\b(due|bills?|invoices?|payments?|deadlines?)\b[^.;:]{0,30}\b(weeks?|months?|later|next month)\b/i.test(prose);
+}
+
 /** The urgency of one message, with the signals that decided it. Deterministic for the same input. */
 export function urgencyOf(a: UrgencyInput): UrgencyVerdict {
   const weights: Record<Urgency, number> = { low: 0, medium: 0, high: 0 };
@@ -187,7 +231,9 @@ export function urgencyOf(a: UrgencyInput): UrgencyVerdict {
   const askText = body || subject;
   const full = a.full;
   // A bill still to pay is an ask; a receipt for one already paid is not.
-  const payDue = /\b(payable|payment due|due date|due by|due on|amount due|total due|balance due|please pay|pay by)\b|^\s*due\b/im.test(full) && !/\b(amount paid|paid on|has been paid|payment received|no action is needed)\b/i.test(full);
+  // (the line naming the payment also names a date or a sum: "payable only on a successful hire" is a fee term, not a bill)
+  const payLines = full.split('\n').filter((l) => /\b(payable|payment due|due date|due by|due on|amount due|total due|balance due|please pay|pay by)\b|^\s*due\b/i.test(l));
+  const payDue = payLines.some((l) => /\d/.test(l)) && !/\b(amount paid|paid on|has been paid|payment received|no action (?:is )?(?:needed|required)|(?:collect(?:ed)?|taken|paid|charged) (?:it )?by direct debit|will be (?:collected|charged|debited) automatically)\b/i.test(full);
   // An invitation (a calendar REQUEST, or "When: … Where: …" lines) asks for an answer.
   // A meeting proposed in text: a date/time line with a place, the attendees or a video-call link.
   const meetLink = /\bhttps?:\/\/\S*(zoom\.|teams\.|meet\.|webex|whereby|jit\.si|\/j\/\d|meetup-join)/i.test(body);
@@ -196,7 +242,14 @@ export function urgencyOf(a: UrgencyInput): UrgencyVerdict {
   const request = /\b(could|can|would|will) you\b|\b(could|can|shall) we\b|\b(could|can|may) i\b|\bplease\s+(?!find\b|see\b|note\b|do not\b|don't\b|ignore\b|visit\b|click\b|use\b|enjoy\b|allow\b|contact us\b|accept our\b)[a-z]+|\bbitte\b(?!\s+nicht\b)|\bneed (a|an|the)\b|\binterested in\b|\b(we|i) would like\b|\bstill open\b|\bplease (review|send|approve|confirm|check|sign|let|reply|call|advise|update)|\blet me know\b|\bneed(s)? (you|your)\b|\baction required\b|\bplease\b.*\bby\b|\b(payment|payable|due)\b.{0,40}\b(by|date|on|until)\b|\bdue date\b|\bamount due\b|\btotal due\b/i.test(askText);
   const question = /\?/.test(askText);
   const kind = facts?.senderKind;
-  if (request || payDue || invite) add('asks the reader', 'medium', 0.55);
+  // Only copied in: someone else is asked; the person is kept informed.
+  const ccOnly = a.addressed === 'cc';
+  if (ccOnly) add('only in Cc', 'low', 0.55);
+  // A cold approach the person never answered asks nothing they owe.
+  const pitch = !a.personWrote && OPT_OUT.test(body) && !facts?.headers['list-unsubscribe'];
+  if (pitch) add('unsolicited approach', 'low', 0.7);
+  // (copied in, the ask is usually the To person's: it counts for little)
+  if (request || payDue || invite) add('asks the reader', 'medium', ccOnly ? 0.2 : 0.55);
   // A person's question is usually work to answer; a service's question ("Need help?") is not.
   else if (question) add('question', 'medium', kind === 'automated' ? 0.05 : 0.3);
   else add('asks nothing', 'low', 0.35);
@@ -211,7 +264,7 @@ export function urgencyOf(a: UrgencyInput): UrgencyVerdict {
   const ownLow = hits(tax.urgency.low);
   const ownMed = hits(tax.urgency.medium);
   // "I won't make it tomorrow" is a person's apology, not breakage: first-person inability is no alarm.
-  const alarmText = withoutPastEvents(own).replace(/\b(i|we|i'm|we're|i am|we are)\s+(?:really\s+|just\s+|probably\s+|still\s+)?(won't|will not|can't|cannot|can not|couldn't|could not)\b/gi, ' ').replace(/\b(won't|will not|can't|cannot|can not|couldn't|could not)\s+(?:be able to\s+)?(make|come|attend|join|be there)\b/gi, ' ');
+  const alarmText = withoutMeasures(withoutPastEvents(own)).replace(/\b(i|we|i'm|we're|i am|we are)\s+(?:really\s+|just\s+|probably\s+|still\s+)?(won't|will not|can't|cannot|can not|couldn't|could not)\b/gi, ' ').replace(/\b(won't|will not|can't|cannot|can not|couldn't|could not)\s+(?:be able to\s+)?(make|come|attend|join|be there)\b/gi, ' ');
   const genHigh = hits(HIGH_CUES, alarmText);
   const genLow = hits(LOW_CUES);
   const soon = hits(['today', 'tonight', 'this morning', 'this afternoon', 'this evening', 'by end of day', 'eod', 'tomorrow morning', 'tomorrow', 'right now', 'within the hour', 'at noon', 'by noon']);
@@ -222,11 +275,15 @@ export function urgencyOf(a: UrgencyInput): UrgencyVerdict {
   // How far "soon" reaches is the person's: "roughly this week" is seven days, "within about ten days" ten.
   const highDays = Math.min(2, levelHorizon(tax.urgency.prose.high, 2));
   const mediumDays = Math.max(highDays + 1, levelHorizon(tax.urgency.prose.medium, 7));
+  const todayOnly = highIsToday(tax.urgency.prose.high);
   if (deadline) {
-    if (deadline.days <= 1) add(`deadline "${deadline.text}"`, 'high', 0.9 * dlWeight);
+    if (todayOnly && deadline.days >= 1 && deadline.days <= mediumDays) add(`deadline "${deadline.text}" (not today)`, 'medium', 0.6 * dlWeight);
+    else if (deadline.days <= 1) add(`deadline "${deadline.text}"`, 'high', 0.9 * dlWeight);
     else if (deadline.days <= highDays) add(`deadline "${deadline.text}"`, 'high', 0.55 * dlWeight);
     else if (deadline.days <= mediumDays) add(`deadline "${deadline.text}"`, 'medium', 0.6 * dlWeight);
     else if (deadline.days > 2 * mediumDays) add(`deadline "${deadline.text}" is weeks away`, 'low', 0.15);
+    // A bill due beyond the person's own "soon", when their low level names bills due later ("bills due weeks from now").
+    if (payDue && deadline.days > mediumDays && farDuesAreLow(tax.urgency.prose.low)) add(`bill due beyond ${mediumDays} days`, 'low', 0.6);
   }
   const pressing = !!deadline && deadline.days <= mediumDays && !bulkSender;
   add('own high cues', 'high', 1.2 * Math.min(2, ownHigh));
@@ -237,21 +294,34 @@ export function urgencyOf(a: UrgencyInput): UrgencyVerdict {
   add('own medium cues', 'medium', 0.8 * Math.min(2, ownMed));
   // "I've cancelled the duplicate invoice" is the writer's own doing, not a disruption to the reader.
   const disrupted = hits(DISRUPTION_CUES, own.replace(/\b(?:i|we)(?:'ve|'d|'ll| have| had| will)?\s+(?:\p{L}+\s+){0,2}?(?:cancell?ed|rebooked|changed|delayed)\b/giu, ' '));
-  if (disrupted) add('disruption', disruptionLevel(tax), 0.5);
+  // When the person's own high level names such changes ("a travel disruption I have to act on"), a
+  // machine's notice of one is that alarm, not routine automated mail.
+  const disruptionHigh = !!disrupted && disruptionLevel(tax) === 'high';
+  if (disrupted) add('disruption', disruptionLevel(tax), disruptionHigh ? 0.7 : 0.5);
+  // The alert's own stated severity ("severity = warning") says how loud it means to be.
+  const severity = statedSeverity(body);
+  if (severity) add(`stated severity`, severity, 0.8);
   if (a.intentLevel) add('intent level', a.intentLevel, 0.7);
   // Automated mail is low unless it carries alarm (security, outage) or a near deadline.
   // A notifier relaying a person's ask of the reader ("requested your review", "assigned to you")
   // carries that person's request, not a machine's announcement.
   const relayed = /\b(?:requested|requests|awaiting|needs|waiting for)\s+your\s+(?:review|approval|signature|input|response|decision|feedback)\b|\bassigned\s+(?:this\s+|it\s+)?to\s+you\b|\bmentioned you\b/i.test(askText);
-  if (kind === 'automated' && genHigh + ownHigh === 0 && !pressing && !relayed) add('automated, no alarm', 'low', 0.6);
+  if (kind === 'automated' && genHigh + ownHigh === 0 && !pressing && !relayed && !disruptionHigh) add('automated, no alarm', 'low', 0.6);
   if (relayed) add('relayed ask', 'medium', 0.3);
   // Breakage with time pressure ("the demo is tomorrow and the firmware will not flash").
   if (genHigh + ownHigh > 0 && soon > 0) add('alarm and soon', 'high', 0.3);
+  // A person asking the reader to act at once ("please come as soon as possible").
+  if (request && kind === 'person' && /\b(as soon as (?:possible|you can)|asap|right away|straight away|immediately|urgently)\b/i.test(alarmText)) add('asked to act now', 'high', 0.4);
   if (facts?.headers['list-unsubscribe']) add('mailing list', 'low', 0.4);
   // Thread context: an open incident stays high until someone says it is resolved.
   const resolved = saysResolved(body || subject) || (genHigh === 0 && sentimentScore(body, false).pos >= 1.5);
+  // A fix applied and being watched: no longer an alarm, not yet over.
+  const mitigating = !resolved && MITIGATING.test(body);
   if (a.earlier.some((u) => u === 'high')) {
-    if (resolved) {
+    if (mitigating) {
+      add('fix applied, being monitored', 'high', -1.2);
+      add('fix applied, being monitored', 'medium', 0.6);
+    } else if (resolved) {
       // A resolved incident asks nothing more unless the writer asks for something (then the request counts).
       add('thread resolved', 'high', -1.2);
       add('thread resolved', 'low', 0.3);
