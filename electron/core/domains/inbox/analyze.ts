@@ -11,6 +11,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { walkTree } from '../../kernel/fs';
 import type { Nlp } from '../nlp';
 import type { VaultApi, EntityPlace } from '../vault';
 import { parseNote, normName, fileStem, freePath } from '../vault';
@@ -760,32 +761,21 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
 
 /** A file of that name (or vault-relative path) anywhere in the vault, outside hidden folders. */
 function vaultHasFile(root: string, name: string): boolean {
-  const base = path.posix.basename(name.replace(/\\/g, '/'));
+  const rel = name.replace(/\\/g, '/');
+  const base = path.posix.basename(rel);
   if (!base || base.startsWith('.')) return false;
-  try {
-    if (fs.existsSync(path.join(root, ...name.split('/')))) return true;
-  } catch {
-    // a name that is not a path: searched for below
-  }
-  const stack = [root];
+  // A vault-relative path is checked in place, never outside the vault.
+  if (!rel.split('/').includes('..') && !path.isAbsolute(rel) && fs.existsSync(path.join(root, ...rel.split('/')))) return true;
   let seen = 0;
-  while (stack.length && seen < 20000) {
-    const dir = stack.pop()!;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const e of entries) {
-      seen++;
-      if (e.name.startsWith('.')) continue;
-      if (e.isDirectory()) stack.push(path.join(dir, e.name));
-      else if (e.name === base) return true;
-    }
-  }
+  let found = false;
+  walkTree(root, (e) => {
+    if (found || ++seen > 20000 || e.name.startsWith('.')) return false;
+    if (e.isDirectory()) return true;
+    if (e.name === base) found = true;
+    return false;
+  });
   // Too big to search: assume it is there (never delete on a guess).
-  return seen >= 20000;
+  return found || seen > 20000;
 }
 
 /** Normalised key of a folder name (for comparisons in the bench and UI). */
