@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { fixtureSets } from './lib';
 import { VaultIndex, catchUp, normalizeRel, resolveInVault } from '../electron/core/domains/vault';
 import { analyzeOne, parseRules, defaultRules, RULES_PATH, isDestination, type AnalysisItem } from '../electron/core/domains/inbox';
 import { ExampleStore } from '../electron/core/domains/inbox/learn';
@@ -26,21 +27,12 @@ export const DEV3_SET = path.resolve(path.dirname(new URL(import.meta.url).pathn
 export const DEV4_SET = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'vault-dev4');
 /** A sixth set (a translator's vault: Johnny.Decimal folders, a people folder called Who), written by h-filing3 at the end of its work and measured once. */
 export const DEV5_SET = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'vault-dev5');
-const FIXTURES = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures');
-/** Every labelled vault set (a folder with `gold.json` and `vault/`) directly under `tests/fixtures/<group>/`. */
-function setsUnder(group: string): string[] {
-  const root = path.join(FIXTURES, group);
-  if (!fs.existsSync(root)) return [];
-  return fs
-    .readdirSync(root)
-    .filter((d) => fs.existsSync(path.join(root, d, 'gold.json')) && fs.existsSync(path.join(root, d, 'vault')))
-    .sort()
-    .map((d) => path.join(root, d));
-}
+/** A vault set: a folder with `gold.json` and `vault/`. */
+const isVaultSet = (d: string) => fs.existsSync(path.join(d, 'gold.json')) && fs.existsSync(path.join(d, 'vault'));
 /** Sets written independently of the code and never tuned on: measured when present. */
-export const HELDOUT_SETS = setsUnder('heldout');
+export const HELDOUT_SETS = fixtureSets('heldout', isVaultSet);
 /** Sets written independently of the code that were held out in rounds 2–3 and became dev sets in round 4 (their misses were studied). */
-export const BLIND_SETS = setsUnder('blind');
+export const BLIND_SETS = fixtureSets('blind', isVaultSet);
 
 export interface Judged {
   path: string;

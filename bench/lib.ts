@@ -1,4 +1,22 @@
 import fs from 'node:fs';
+import path from 'node:path';
+
+const FIXTURES = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures');
+
+/**
+ * The labelled sets of one group — `blind` (written without reading the code, studied from round 4
+ * on) or `heldout` (never tuned on) — as the folders directly under `tests/fixtures/<group>/` that
+ * `holds` accepts, sorted by name. A group that is absent has no sets.
+ */
+export function fixtureSets(group: 'blind' | 'heldout', holds: (dir: string) => boolean): string[] {
+  const root = path.join(FIXTURES, group);
+  if (!fs.existsSync(root)) return [];
+  return fs
+    .readdirSync(root)
+    .sort()
+    .map((d) => path.join(root, d))
+    .filter(holds);
+}
 
 /** One measured figure, printed beside a baseline measured in the same run. */
 export interface BenchRow {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
-import { percentile, ratio, round, timeMany, type BenchRow } from './lib';
+import { fixtureSets, percentile, ratio, round, timeMany, type BenchRow } from './lib';
 import { openDatabase } from '../electron/core/kernel/db/open';
 import { m001Core } from '../electron/core/kernel/db/migrations/001_core';
 import { m005Mail } from '../electron/core/kernel/db/migrations/005_mail';
@@ -15,17 +15,21 @@ import { evaluateMailSet } from './_mail-eval';
 
 const REPO = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
-/** Labelled mail sets scored by the bench: the in-sample dev sets, and the held-out one when present. */
+/** Labelled mail sets scored by the bench: the in-sample dev sets, then the blind and held-out sets present. */
 export function labelledMailSets(): Array<{ name: string; dir: string }> {
   return [
     { name: 'dev (in-sample)', dir: path.join(REPO, 'tests/fixtures/mail-dev') },
     { name: 'dev2 (in-sample)', dir: path.join(REPO, 'tests/fixtures/mail-dev2') },
     { name: 'dev3 (in-sample)', dir: path.join(REPO, 'tests/fixtures/mail-dev3') },
     { name: 'dev4 (in-sample after one fresh look)', dir: path.join(REPO, 'tests/fixtures/mail-dev4') },
-    { name: 'blind dev (former held-out)', dir: path.join(REPO, 'tests/fixtures/blind/mail') },
-    { name: 'blind dev mail-b', dir: path.join(REPO, 'tests/fixtures/blind/mail-b') },
-    ...(fs.existsSync(path.join(REPO, 'tests/fixtures/heldout')) ? fs.readdirSync(path.join(REPO, 'tests/fixtures/heldout')).filter((d) => d.startsWith('mail')).sort() : []).map((d) => ({ name: `held-out ${d}`, dir: path.join(REPO, 'tests/fixtures/heldout', d) })),
-  ].filter((s) => fs.existsSync(path.join(s.dir, 'gold.json')) && fs.existsSync(path.join(s.dir, 'mailbox.mbox')));
+    ...fixtureSets('blind', isMailSet).map((dir) => ({ name: `blind dev ${path.basename(dir)}`, dir })),
+    ...fixtureSets('heldout', isMailSet).map((dir) => ({ name: `held-out ${path.basename(dir)}`, dir })),
+  ].filter((s) => isMailSet(s.dir));
+}
+
+/** A mail set: a folder with `gold.json` and `mailbox.mbox`. */
+function isMailSet(dir: string): boolean {
+  return fs.existsSync(path.join(dir, 'gold.json')) && fs.existsSync(path.join(dir, 'mailbox.mbox'));
 }
 
 const pct = (x: number) => round(100 * x, 1);

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { percentile, ratio, round, timeMany, type BenchRow } from './lib';
+import { fixtureSets, percentile, ratio, round, timeMany, type BenchRow } from './lib';
 import { OnnxNlp } from '../electron/core/domains/nlp/onnx';
 import { analyzeMessage, heuristicNlp } from '../electron/core/domains/nlp';
 import { REPO_ROOT } from '../tests/helpers/owner';
@@ -35,14 +35,9 @@ function modelSets(): Array<{ label: string; intent?: string; ner?: string }> {
     { label: 'in-sample dev3', intent: path.join(corpora, 'dev3', 'intent.tsv'), ner: path.join(corpora, 'dev3', 'ner.txt') },
     { label: 'blind dev (former held-out)', intent: path.join(REPO_ROOT, 'tests', 'fixtures', 'blind', 'intent.tsv'), ner: path.join(REPO_ROOT, 'tests', 'fixtures', 'blind', 'ner.txt') },
   ];
+  const isModelSet = (d: string) => fs.existsSync(path.join(d, 'intent.tsv')) || fs.existsSync(path.join(d, 'ner.txt'));
   for (const [group, label] of [['blind', 'blind dev'], ['heldout', 'held-out']] as const) {
-    const root = path.join(REPO_ROOT, 'tests', 'fixtures', group);
-    if (!fs.existsSync(root)) continue;
-    for (const d of fs.readdirSync(root).sort()) {
-      const intent = path.join(root, d, 'intent.tsv');
-      const ner = path.join(root, d, 'ner.txt');
-      if (fs.existsSync(intent) || fs.existsSync(ner)) sets.push({ label: `${label} ${d}`, intent, ner });
-    }
+    for (const d of fixtureSets(group, isModelSet)) sets.push({ label: `${label} ${path.basename(d)}`, intent: path.join(d, 'intent.tsv'), ner: path.join(d, 'ner.txt') });
   }
   return sets.map((s) => ({ label: s.label, intent: s.intent && fs.existsSync(s.intent) ? s.intent : undefined, ner: s.ner && fs.existsSync(s.ner) ? s.ner : undefined }));
 }
