@@ -225,7 +225,7 @@ function titledAfterNote(title: string, body: string, ctx: AnalyzeContext): { pa
   const want = nameWords(title);
   if (!want.length || want.length > 3) return undefined;
   const hits = ctx.vault.index
-    .search(want.map((w) => `${w}*`).join(' '), { limit: 10, mode: 'OR', excludeFolder: INBOX_FOLDER })
+    .search(want.map((w) => `${w}*`).join(' '), { limit: 10, mode: 'OR', excludeFolder: INBOX_FOLDER, snippets: false })
     .filter((h) => isDestination(folderOfPath(h.path)) && collectionTitle(h.title))
     .filter((h) => {
       const have = nameWords(h.title);
@@ -369,7 +369,7 @@ function personFolder(title: string, body: string, p: Profiles, index: AnalyzeCo
   const esc = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const ordinary = (w: string) => {
     const re = new RegExp(`(^|[^\\p{L}])${esc(w.toLowerCase())}([^\\p{L}]|$)`, 'u');
-    return index.search(w, { limit: 8, mode: 'OR', excludeFolder: INBOX_FOLDER }).some((h) => re.test(p.text(h.path) ?? ''));
+    return index.search(w, { limit: 8, mode: 'OR', excludeFolder: INBOX_FOLDER, snippets: false }).some((h) => re.test(p.text(h.path) ?? ''));
   };
   if (toks.every((w) => terms(w).every((x) => p.idf(x) < Math.log((p.docs + 1) / 0.5) - 1e-9) && ordinary(w))) return undefined;
   const known = index.nameDictionary().get(normName(t));
