@@ -33,7 +33,8 @@ describe('inbox_analyze reuses analyses until the item or the vault changes', ()
 
     // The vault changes: a kiln folder whose notes are all about glazing bowls with celadon and tenmoku.
     const kiln = 'Celadon and tenmoku glaze on porcelain bowls, rims trimmed leather hard; glaze the bowls, fire the bowls.';
-    for (let i = 0; i < 4; i++) fs.mkdirSync(path.join(owner.vaultDir, 'kiln'), { recursive: true }), fs.writeFileSync(path.join(owner.vaultDir, 'kiln', `bowls-${i}.md`), `# Bowls ${i}\n\n${kiln} zqkiln${i}\n`);
+    fs.mkdirSync(path.join(owner.vaultDir, 'kiln'), { recursive: true });
+    for (let i = 0; i < 4; i++) fs.writeFileSync(path.join(owner.vaultDir, 'kiln', `bowls-${i}.md`), `# Bowls ${i}\n\n${kiln} zqkiln${i}\n`);
     await waitFor(() => callTool<{ hits: unknown[] }>(mcp, 'brain_search', { query: 'zqkiln3' }), (r) => r.hits.length > 0, 20_000, 'the new notes searchable');
     const afterVault = await callTool<Analysis>(mcp, 'inbox_analyze', {});
     expect(folderOf(afterVault, 'inbox/firing.md')).toBe('kiln');
