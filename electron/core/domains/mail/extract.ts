@@ -145,8 +145,39 @@ function kindOf(name: string, s: Record<string, unknown>, desc: string): Kind {
   return 'string';
 }
 
+/**
+ * A field's schema with local references (`{"$ref": "#/$defs/iata"}`) resolved and `allOf` parts
+ * merged, so its kind, pattern and words are read from what it points to (the field's own
+ * keywords win). Unresolvable references are left as they are.
+ */
+export function resolvedField(s: Record<string, unknown>, root: Record<string, unknown>, depth = 0): Record<string, unknown> {
+  if (depth > 8) return s;
+  let out: Record<string, unknown> = { ...s };
+  const ref = typeof s.$ref === 'string' ? s.$ref : undefined;
+  if (ref?.startsWith('#/')) {
+    const target = ref
+      .slice(2)
+      .split('/')
+      .map((p) => decodeURIComponent(p.replace(/~1/g, '/').replace(/~0/g, '~')))
+      .reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), root);
+    if (target && typeof target === 'object' && !Array.isArray(target)) {
+      const rest = { ...s };
+      delete rest.$ref;
+      out = { ...resolvedField(target as Record<string, unknown>, root, depth + 1), ...rest };
+    }
+  }
+  if (Array.isArray(out.allOf)) {
+    for (const part of out.allOf) if (part && typeof part === 'object') out = { ...resolvedField(part as Record<string, unknown>, root, depth + 1), ...out };
+  }
+  if (out.items && typeof out.items === 'object' && !Array.isArray(out.items)) out.items = resolvedField(out.items as Record<string, unknown>, root, depth + 1);
+  return out;
+}
+
 function fieldSpecs(schema: Record<string, unknown>, ajv: Ajv2020): FieldSpec[] {
-  const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const rawProps = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  // A field is checked with the schema's own definitions beside it, so its references resolve.
+  const defs = Object.fromEntries((['$defs', 'definitions'] as const).filter((k) => schema[k] && typeof schema[k] === 'object').map((k) => [k, schema[k]]));
+  const props = Object.fromEntries(Object.entries(rawProps).map(([name, s]) => [name, s && typeof s === 'object' ? resolvedField(s, schema) : s]));
   // Names that would reach an object's prototype are never filled.
   return Object.entries(props).filter(([name, s]) => !['__proto__', 'constructor', 'prototype'].includes(name) && s && typeof s === 'object').map(([name, s]) => {
     const extra = Array.isArray(s['x-cues']) ? (s['x-cues'] as unknown[]).filter((x): x is string => typeof x === 'string') : [];
@@ -164,7 +195,9 @@ function fieldSpecs(schema: Record<string, unknown>, ajv: Ajv2020): FieldSpec[] 
     }
     let validate: ValidateFunction | undefined;
     try {
-      validate = ajv.compile(s);
+      const own = { ...(rawProps[name] ?? s), ...defs };
+      delete own.$id;
+      validate = ajv.compile(own);
     } catch {
       validate = undefined;
     }
@@ -836,6 +869,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
   let chosenAmount: { currency: string } | undefined;
   const dollar = dollarCurrency(text);
   const rebooked = REBOOKED.test(text);
+  const nextBest = new Map<string, Cand[]>();
 
   for (const spec of specs) {
     const cands: Cand[] = [];
@@ -848,7 +882,6 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         value = value.replace(/\s*[,;(]?\s*<?https?:\/\/[^\s>)]+>?\)?/g, '').replace(/[\s,;:–-]+$/, '').replace(/\s+(and|or|plus|&|via|on)$/i, '').trim();
       }
       if (value === undefined || value === '' || (Array.isArray(value) && !value.length)) return;
-      if (!spec.check(value)) return;
       // a name is not an identifier: "INV-2041" is no vendor, "4711" no person
       if ((spec.kind === 'org' || spec.kind === 'person') && !looksLikeName(value, ref)) return;
       // "Mr Henrik Solberg" → "Henrik Solberg": a title is not part of the name
@@ -858,6 +891,9 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         const air = /^([A-Z][A-Z'-]+)\/([A-Z][A-Z' -]*?)(?:\s+(?:MR|MRS|MS|MISS|MSTR|DR))?$/.exec(value as string);
         if (air) value = `${air[2]} ${air[1]}`.toLowerCase().replace(/(^|[\s'-])\p{L}/gu, (c) => c.toUpperCase());
       }
+      // Checked as it would be emitted (after the clean-ups above): a value that fails the field's
+      // own schema (type, pattern, format, enum, bounds) is never a candidate.
+      if (!spec.check(value)) return;
       cands.push({ value, score, index });
     };
 
@@ -1141,6 +1177,9 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
     if (pick && pick.score < floor) pick = undefined;
     if (pick && used.size && cands[0] && cands[0] !== pick && cands[0].score - pick.score > 0.45) pick = undefined;
     if (pick) {
+      // the runners-up, should the whole object refuse the pick
+      const chosen = pick;
+      nextBest.set(spec.name, cands.filter((c) => c !== chosen && c.score >= floor && !used.has(key(c.value)) && key(c.value) !== key(chosen.value)));
       data[spec.name] = pick.value;
       conf[spec.name] = Math.round(Math.min(0.99, pick.score + 0.1) * 100) / 100;
       used.add(key(pick.value));
@@ -1152,20 +1191,33 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
     }
   }
 
-  // The whole object must validate; a value that breaks it is dropped and reported.
+  // The whole object must validate; a value that breaks it is replaced by the field's next
+  // candidate that does not, else dropped, and either way reported.
   const validation_errors: string[] = [];
+  const fieldOf = (err: NonNullable<ValidateFunction['errors']>[number]) => err.instancePath.split('/')[1] ?? (err.keyword === 'additionalProperties' ? String((err.params as { additionalProperty?: string }).additionalProperty) : undefined);
+  const breaks = (field: string) => !validate(data) && (validate.errors ?? []).some((e) => fieldOf(e) === field);
   for (let i = 0; i < 5 && !validate(data); i++) {
-    let dropped = false;
-    for (const err of validate.errors ?? []) {
-      const field = err.instancePath.split('/')[1] ?? (err.keyword === 'additionalProperties' ? String((err.params as { additionalProperty?: string }).additionalProperty) : undefined);
-      if (field && field in data) {
-        validation_errors.push(`${field}: found ${JSON.stringify(data[field])} but it ${err.message ?? 'is invalid'}; left empty`);
+    let changed = false;
+    const failing = [...new Map((validate.errors ?? []).flatMap((e) => { const f = fieldOf(e); return f && f in data ? [[f, e.message ?? 'is invalid'] as const] : []; })).entries()];
+    for (const [field, message] of failing) {
+      const was = data[field];
+      const alt = (nextBest.get(field) ?? []).find((c) => {
+        data[field] = c.value;
+        return !breaks(field);
+      });
+      if (alt) {
+        validation_errors.push(`${field}: found ${JSON.stringify(was)} but it ${message}; took the next candidate ${JSON.stringify(alt.value)}`);
+        data[field] = alt.value;
+        conf[field] = Math.round(Math.min(0.99, alt.score + 0.1) * 100) / 100;
+      } else {
+        validation_errors.push(`${field}: found ${JSON.stringify(was)} but it ${message}; left empty`);
         delete data[field];
         delete conf[field];
-        dropped = true;
       }
+      nextBest.delete(field);
+      changed = true;
     }
-    if (!dropped) break;
+    if (!changed) break;
   }
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   const missing_fields = [...required.filter((f) => !(f in data)), ...specs.map((s) => s.name).filter((f) => !(f in data) && !required.includes(f))];
