@@ -32,9 +32,7 @@ const WEIGHTS_FILE = path.join(REPO, 'electron/core/domains/mail/urgency-weights
 const LAMBDAS = [0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1, 3];
 const SHAPES = ['scale', 'full'] as const;
 type Shape = (typeof SHAPES)[number];
-const ITERATIONS = 400;
-const STEP = 0.1;
-const MOMENTUM = 0.9;
+const NEWTON_STEPS = 25;
 
 interface Row {
   set: string;
@@ -95,50 +93,104 @@ function encode(rows: Row[], feats: Feature[]): Array<{ x: Array<[number, number
 }
 
 /**
- * Multinomial logistic regression, L2 towards the hand weights (mean cross-entropy + λ/2 ‖θ − θ₀‖²),
- * by full-batch gradient descent with momentum from θ₀; returns θ[feature][level].
+ * Multinomial logistic regression, L2 towards the hand weights: minimises
+ * mean cross-entropy + λ/2 ‖θ − θ₀‖² over the free weights by damped Newton steps from θ₀
+ * (the problem is small: tens of features × 3 levels). Returns θ[feature][level].
  */
 function train(data: ReturnType<typeof encode>, feats: Feature[], lambda: number, shape: Shape): number[][] {
   const F = feats.length;
   const prior = new Float64Array(F * 3);
-  const free = new Uint8Array(F * 3);
+  const freeIdx: number[] = [];
   feats.forEach((f, i) => {
     const own = LEVELS.indexOf(f.level);
     for (let l = 0; l < 3; l++) {
       prior[i * 3 + l] = l === own && f.hand !== 0 ? 1 : 0;
-      free[i * 3 + l] = shape === 'full' || l === own ? 1 : 0;
+      if (shape === 'full' || l === own) freeIdx.push(i * 3 + l);
     }
   });
-  const theta = Float64Array.from(prior);
-  const velocity = new Float64Array(F * 3);
-  const grad = new Float64Array(F * 3);
+  const P = freeIdx.length;
+  const pos = new Int32Array(F * 3).fill(-1);
+  freeIdx.forEach((k, j) => (pos[k] = j));
   const n = data.length || 1;
-  const z = new Float64Array(3);
-  for (let it = 0; it < ITERATIONS; it++) {
-    for (let k = 0; k < F * 3; k++) grad[k] = lambda * ((theta[k] ?? 0) - (prior[k] ?? 0));
+  const theta = Float64Array.from(prior);
+  const probs = (th: Float64Array, x: Array<[number, number]>): number[] => {
+    const z = [0, 0, 0];
+    for (const [f, v] of x) for (let l = 0; l < 3; l++) z[l] = (z[l] ?? 0) + (th[f * 3 + l] ?? 0) * v;
+    const mx = Math.max(...z);
+    const e = z.map((v) => Math.exp(v - mx));
+    const sum = e.reduce((a, b) => a + b, 0);
+    return e.map((v) => v / sum);
+  };
+  const loss = (th: Float64Array): number => {
+    let ce = 0;
+    for (const d of data) ce -= Math.log(Math.max(1e-300, probs(th, d.x)[d.y] ?? 0));
+    let reg = 0;
+    for (const k of freeIdx) reg += ((th[k] ?? 0) - (prior[k] ?? 0)) ** 2;
+    return ce / n + (lambda / 2) * reg;
+  };
+  let current = loss(theta);
+  for (let it = 0; it < NEWTON_STEPS; it++) {
+    const g = new Float64Array(P);
+    const H = new Float64Array(P * P);
+    for (let j = 0; j < P; j++) {
+      g[j] = lambda * ((theta[freeIdx[j] ?? 0] ?? 0) - (prior[freeIdx[j] ?? 0] ?? 0));
+      H[j * P + j] = lambda;
+    }
     for (const d of data) {
-      z[0] = 0;
-      z[1] = 0;
-      z[2] = 0;
-      for (const [f, v] of d.x) for (let l = 0; l < 3; l++) z[l] = (z[l] ?? 0) + (theta[f * 3 + l] ?? 0) * v;
-      const mx = Math.max(z[0] ?? 0, z[1] ?? 0, z[2] ?? 0);
-      let sum = 0;
-      for (let l = 0; l < 3; l++) {
-        z[l] = Math.exp((z[l] ?? 0) - mx);
-        sum += z[l] ?? 0;
-      }
-      for (let l = 0; l < 3; l++) {
-        const g = ((z[l] ?? 0) / sum - (l === d.y ? 1 : 0)) / n;
-        for (const [f, v] of d.x) grad[f * 3 + l] = (grad[f * 3 + l] ?? 0) + g * v;
-      }
+      const p = probs(theta, d.x);
+      for (const [f, v] of d.x)
+        for (let l = 0; l < 3; l++) {
+          const a = pos[f * 3 + l] ?? -1;
+          if (a < 0) continue;
+          g[a] = (g[a] ?? 0) + (((p[l] ?? 0) - (l === d.y ? 1 : 0)) * v) / n;
+          for (const [f2, v2] of d.x)
+            for (let m = 0; m < 3; m++) {
+              const b = pos[f2 * 3 + m] ?? -1;
+              if (b < 0) continue;
+              H[a * P + b] = (H[a * P + b] ?? 0) + ((v * v2 * (p[l] ?? 0) * ((l === m ? 1 : 0) - (p[m] ?? 0))) / n);
+            }
+        }
     }
-    for (let k = 0; k < F * 3; k++) {
-      if (!free[k]) continue;
-      velocity[k] = MOMENTUM * (velocity[k] ?? 0) - STEP * (grad[k] ?? 0);
-      theta[k] = (theta[k] ?? 0) + (velocity[k] ?? 0);
+    const step = solve(H, g, P);
+    // backtracking: halve the step until the objective falls
+    let t = 1;
+    let next = theta;
+    let nextLoss = Infinity;
+    for (let k = 0; k < 30; k++, t /= 2) {
+      next = Float64Array.from(theta);
+      for (let j = 0; j < P; j++) next[freeIdx[j] ?? 0] = (next[freeIdx[j] ?? 0] ?? 0) - t * (step[j] ?? 0);
+      nextLoss = loss(next);
+      if (nextLoss <= current) break;
     }
+    if (!(nextLoss < current - 1e-10)) break;
+    theta.set(next);
+    current = nextLoss;
   }
   return feats.map((_, i) => [theta[i * 3] ?? 0, theta[i * 3 + 1] ?? 0, theta[i * 3 + 2] ?? 0]);
+}
+
+/** Solves H x = g (H symmetric positive definite) by Cholesky decomposition. */
+function solve(H: Float64Array, g: Float64Array, P: number): Float64Array {
+  const L = new Float64Array(P * P);
+  for (let i = 0; i < P; i++)
+    for (let j = 0; j <= i; j++) {
+      let sum = H[i * P + j] ?? 0;
+      for (let k = 0; k < j; k++) sum -= (L[i * P + k] ?? 0) * (L[j * P + k] ?? 0);
+      L[i * P + j] = i === j ? Math.sqrt(Math.max(sum, 1e-12)) : sum / (L[j * P + j] ?? 1);
+    }
+  const y = new Float64Array(P);
+  for (let i = 0; i < P; i++) {
+    let sum = g[i] ?? 0;
+    for (let k = 0; k < i; k++) sum -= (L[i * P + k] ?? 0) * (y[k] ?? 0);
+    y[i] = sum / (L[i * P + i] ?? 1);
+  }
+  const x = new Float64Array(P);
+  for (let i = P - 1; i >= 0; i--) {
+    let sum = y[i] ?? 0;
+    for (let k = i + 1; k < P; k++) sum -= (L[k * P + i] ?? 0) * (x[k] ?? 0);
+    x[i] = sum / (L[i * P + i] ?? 1);
+  }
+  return x;
 }
 
 const round4 = (x: number) => Math.round(x * 10000) / 10000;

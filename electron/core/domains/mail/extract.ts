@@ -6,6 +6,7 @@ import type { MessageFacts } from './facts';
 import { findAddresses, findAmounts, findDates, findEmails, findPhones, findTimes, type Found } from './parsers';
 import { findDateTimes, withZone, offsetString, ZONE_ABBR } from './datetime';
 import { latestText, stem } from './text';
+import { AIRPORT_ZONES } from './airports';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
 
@@ -307,17 +308,25 @@ export function htmlTables(html: string): string[][][] {
     // nested tables: take the innermost rows only
     const rows: string[][] = [];
     for (const r of inner.match(/<tr[\s\S]*?<\/tr>/gi) ?? []) {
-      const cells = (r.match(/<t[dh][^>]*>[\s\S]*?<\/t[dh]>/gi) ?? []).map(decode);
-      if (cells.some(Boolean)) rows.push(cells);
+      const raw = r.match(/<t[dh][^>]*>[\s\S]*?<\/t[dh]>/gi) ?? [];
+      // A row struck through (<s>, <del>, <strike> around every filled cell) is void: a cancelled
+      // flight beside its replacement, a withdrawn line of a bill.
+      const struck = raw.filter((c) => decode(c)).every((c) => /^<t[dh][^>]*>\s*<(s|del|strike)\b[^>]*>[\s\S]*<\/\1>\s*<\/t[dh]>$/i.test(c));
+      const cells = raw.map(decode);
+      if (cells.some(Boolean) && !struck) rows.push(cells);
     }
     if (rows.length) tables.push(rows);
   }
   return tables;
 }
 
-/** A cell that names something ("Total", "VAT 8.1%") rather than holding a value ("CHF 94.93", "17:05 GMT"). */
+/**
+ * A cell that names something ("Total", "VAT 8.1%", "VAT (exempt - home care services)": a
+ * parenthetical note does not count against a label's length) rather than holding a value
+ * ("CHF 94.93", "17:05 GMT").
+ */
 const isLabelCell = (c: string) =>
-  c.length > 0 && c.length <= 40 && /\p{L}/u.test(c) && !/\d{3,}/.test(c) && c.split(/\s+/).length <= 5 && !findAmounts(c).length && !/\b\d{1,2}:\d{2}\b/.test(c) && !/^[A-Za-z0-9/_.#-]*\d[A-Za-z0-9/_.#-]*$/.test(c);
+  c.length > 0 && c.length <= 60 && /\p{L}/u.test(c) && !/\d{3,}/.test(c) && c.replace(/\([^)]*\)/g, ' ').trim().split(/\s+/).length <= 5 && c.replace(/\([^)]*\)/g, ' ').trim().length <= 40 && !findAmounts(c).length && !/\b\d{1,2}:\d{2}\b/.test(c) && !/^[A-Za-z0-9/_.#-]*\d[A-Za-z0-9/_.#-]*$/.test(c);
 
 const DATE_IN_CELL = /\d{4}-\d{2}-\d{2}|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b\d{1,2}\s*[A-Za-z]{3,9}\.?\s*\d{2,4}\b|\b[A-Za-z]{3,9}\.?\s+\d{1,2},?\s+\d{4}\b/;
 const firstFilled = (cells: string[]) => cells.find(Boolean) ?? '';
@@ -542,6 +551,12 @@ function coerceAll(spec: FieldSpec, raw: string, ref: Date, zone: string | undef
       return v ? [v] : [];
     }
   }
+}
+
+/** The person a booking or letter is addressed to: "Dear Mr Noor Haddad," → "Noor Haddad" (a full name only). */
+export function addressee(text: string): { name: string; index: number } | undefined {
+  const sal = /^\s*(?:[Dd]ear|[Hh]ello|[Hh]i)\s+(?:(?:mr|mrs|ms|miss|mx|dr)\.?\s+)?(\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+){1,2})\s*[,!]/imu.exec(text);
+  return sal?.[1] ? { name: sal[1], index: sal.index } : undefined;
 }
 
 /** A name of a person or business: letters, few digits, and not a date, amount, address or link. */
@@ -770,8 +785,13 @@ function tableRows(spec: FieldSpec, tables: string[][][], ajv: Ajv2020, ref: Dat
 const REBOOKED = /\b(rebook\w*|re-booked|new flight|new booking|replacement (?:flight|train)|alternative flight|rescheduled|umgebucht|neuer? (?:flug|termin))\b/i;
 const CANCELLED = /\b(cancell?ed|cancell?ation|storniert|annul\w*|abgesagt|gestrichen)\b/i;
 
-/** Whether the paragraph (block between blank lines) holding `index` speaks of a cancellation. */
+/** Whether the paragraph (block between blank lines) holding `index` — or the table row — speaks of a cancellation. */
 export function cancelledAt(text: string, index: number): boolean {
+  // a table row (cells joined by " | ") speaks for itself: "Cancelled | KG219 | …" beside "New flight | KG223 | …"
+  const lineStart = text.lastIndexOf('\n', index - 1) + 1;
+  const lineEnd = text.indexOf('\n', index);
+  const line = text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd);
+  if (line.includes('  |  ')) return CANCELLED.test(line);
   const before = text.lastIndexOf('\n\n', index);
   const after = text.indexOf('\n\n', index);
   return CANCELLED.test(text.slice(before < 0 ? 0 : before, after < 0 ? undefined : after));
@@ -1044,8 +1064,8 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         if (msg.from?.name && /\b(sender|from|name|contact)\b/.test(words(spec.name))) add(msg.from.name, 0.45, -1);
         // The person a booking or letter is addressed to: "Dear Noor Haddad," (a full name only).
         if (!/\b(sender|from|author|contact|organi[sz]er|host)\b/.test(words(spec.name))) {
-          const sal = /^\s*(?:[Dd]ear|[Hh]ello|[Hh]i)\s+(?:(?:mr|mrs|ms|miss|mx|dr)\.?\s+)?(\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+){1,2})\s*[,!]/mu.exec(text);
-          if (sal) add(sal[1], 0.36, sal.index);
+          const sal = addressee(text);
+          if (sal) add(sal.name, 0.36, sal.index);
         }
         break;
       }
@@ -1092,6 +1112,15 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         if (isTitle && /\b(meeting|event|invit|call|session)/.test(spec.words.join(' ') + ' ' + text.slice(0, 300).toLowerCase())) {
           const subj = msg.subject.replace(/^\s*((re|fwd?|aw)\s*:\s*)+/i, '').replace(/^(invitation|updated invitation|invite|meeting request|calendar)\s*[:-]\s*/i, '').replace(/\s*@\s.*$/, '').trim();
           if (subj) add(subj, 0.4, -1);
+        }
+        // A list of people ("Passenger names on the booking"): the person the mail is addressed to,
+        // and never a code ("QH4T9M" after "booking").
+        const people = spec.kind === 'strings' && /\b(passengers?|travell?ers?|guests?|people|persons?|names?)\b/i.test(`${words(spec.name)} ${String(spec.schema.description ?? '')} ${String(spec.schema.title ?? '')}`) && !/\b(emails?|addresses)\b/i.test(words(spec.name));
+        if (people) {
+          const sal = addressee(text);
+          if (sal) add([sal.name], 0.36, sal.index);
+          for (const p of spans.filter((x) => x.type === 'PERSON' && !/\n/.test(x.text) && /\s/.test(x.text.trim()))) add([p.text.replace(/[\s(,;:[]+$/, '')], 0.25 + 0.3 * closeness(p.start, spots), p.start);
+          break;
         }
         // An identifier right after a field word: "invoice INV-2041", "order #55321", "booking ref ABC123".
         for (const sp of spots) {
@@ -1172,10 +1201,13 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
     cands.sort((a, b) => b.score - a.score || (a.index < 0 ? 1 : b.index < 0 ? -1 : a.index - b.index));
     const key = (v: unknown) => JSON.stringify(v).toLowerCase();
     let pick = cands.find((c) => !used.has(key(c.value)));
-    // A required field takes weaker evidence (a value of its exact pattern/format with no label near it).
-    const floor = Array.isArray(schema.required) && (schema.required as unknown[]).includes(spec.name) ? 0.15 : 0.3;
-    if (pick && pick.score < floor) pick = undefined;
-    if (pick && used.size && cands[0] && cands[0] !== pick && cands[0].score - pick.score > 0.45) pick = undefined;
+    // A required field takes weaker evidence (a value of its exact pattern/format with no label
+    // near it): without it the whole object would be invalid. Any value that validates and has some
+    // evidence for it beats an object the schema refuses.
+    const isRequired = Array.isArray(schema.required) && (schema.required as unknown[]).includes(spec.name);
+    const floor = isRequired ? 0.15 : 0.3;
+    if (pick && pick.score < floor && !(isRequired && pick.score > 0)) pick = undefined;
+    if (pick && !isRequired && used.size && cands[0] && cands[0] !== pick && cands[0].score - pick.score > 0.45) pick = undefined;
     if (pick) {
       // the runners-up, should the whole object refuse the pick
       const chosen = pick;
@@ -1188,6 +1220,21 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         const a = findAmounts(text).find((x) => x.value.amount === pick!.value);
         if (a) chosenAmount = { currency: currencyOf(a, dollar) };
       }
+    }
+  }
+
+  // A flight's times are local at its airports ("All times are local"): a time the mail gives no
+  // zone for takes the zone of the airport on its side (the sibling airport field's value), when
+  // the field or the mail speaks of local time.
+  const saysLocal = /\blocal times?\b|\btimes? (?:are|shown|given|stated) (?:in )?local\b|\ball times (?:are )?local\b/i.test(text);
+  if (!findDateTimes(text, ref, zone).some((d) => d.zoned)) {
+    for (const spec of specs) {
+      const v = data[spec.name];
+      if (spec.kind !== 'datetime' || !spec.role || typeof v !== 'string' || !(saysLocal || /\blocal\b/i.test(`${words(spec.name)} ${String(spec.schema.description ?? '')} ${String(spec.schema.title ?? '')}`))) continue;
+      const airport = specs.find((x) => x !== spec && x.role === spec.role && x.kind === 'pattern' && typeof data[x.name] === 'string' && AIRPORT_ZONES[data[x.name] as string]);
+      const at = airport ? AIRPORT_ZONES[data[airport.name] as string] : undefined;
+      const zoned = at ? withZone(v.slice(0, 16), at) : undefined;
+      if (zoned && spec.check(zoned)) data[spec.name] = zoned;
     }
   }
 
