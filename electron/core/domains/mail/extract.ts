@@ -4,7 +4,7 @@ import type { Nlp, EntitySpan } from '../nlp';
 import type { MessageRow } from './store';
 import type { MessageFacts } from './facts';
 import { findAddresses, findAmounts, findDates, findEmails, findPhones, findTimes, type Found } from './parsers';
-import { findDateTimes, withZone, offsetString, ZONE_ABBR } from './datetime';
+import { findDateTimes, withZone, offsetFor, offsetString, zoneOffsetAt, ZONE_ABBR } from './datetime';
 import { latestText, stem } from './text';
 import { AIRPORT_ZONES } from './airports';
 
@@ -633,10 +633,26 @@ const CURRENCY_CODES = new Set(['USD', 'EUR', 'GBP', 'CHF', 'JPY', 'CAD', 'AUD',
 const COMMON_CAPS = new Set(['THE', 'AND', 'FOR', 'YOU', 'PDF', 'VAT', 'TAX', 'FAQ', 'ETA', 'CEO', 'CFO', 'CTO', 'API', 'URL', 'ASAP', 'FYI', 'RSVP', 'NEW', 'ONE', 'TWO', 'OUT', 'NOT', 'ALL', 'ANY', 'ARE', 'RE', 'FW', 'FWD', 'AM', 'PM', 'OK', 'NO', 'YES', 'ID', 'QTY', 'NET', 'DUE', 'REF', 'PIN', 'SMS', 'USA', 'UK', 'EU']);
 
 /** Offset of the message's own Date header, as a zone for times written without one. */
-function headerZone(facts: MessageFacts | undefined): string | undefined {
+function headerZone(facts: MessageFacts | undefined, sent?: Date): string | undefined {
   const d = facts?.headers['date-raw'];
   const m = d ? /([+-]\d{2})(\d{2})\s*(?:\(.*\))?\s*$/.exec(d) : undefined;
-  return m ? `${m[1]}:${m[2]}` : undefined;
+  if (!m) return undefined;
+  const offset = `${m[1]}:${m[2]}`;
+  return (sent && zoneOfOffset(offset, sent)) ?? offset;
+}
+
+/**
+ * Zones whose clocks change, in the order a sender's offset is read as one of them: the offset a
+ * mail was sent with stands for the zone it belongs to on that day, so an event after the clocks
+ * change (a 7 pm call next month) takes that zone's offset then.
+ */
+const DST_ZONES = ['Europe/London', 'Europe/Berlin', 'Europe/Helsinki', 'America/New_York', 'America/Chicago', 'America/Denver', 'America/Los_Angeles', 'Australia/Sydney', 'Pacific/Auckland'];
+
+/** The first zone of `DST_ZONES` whose offset at `sent` is `offset` ("-04:00" on 28 October → America/New_York). */
+export function zoneOfOffset(offset: string, sent: Date): string | undefined {
+  if (Number.isNaN(sent.getTime())) return undefined;
+  const want = offsetFor(offset, sent.toISOString().slice(0, 19));
+  return DST_ZONES.find((z) => zoneOffsetAt(z, sent.getTime()) === want);
 }
 
 /** Calendar event facts as labelled pairs with typed values. */
@@ -843,7 +859,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
   // Bounded work on huge mail: the first 100,000 characters hold what a person would read.
   const text = withoutForwardDates(`${msg.subject}\n${body.slice(0, 100_000)}${tableText ? `\n\n${tableText.slice(0, 50_000)}` : ''}`);
   const ref = new Date(msg.created_at);
-  const zone = headerZone(facts);
+  const zone = headerZone(facts, ref);
   // The subject's own "Invitation: … (jo@…)" is a weaker label than the body's lines.
   const labels = [...labelledLines(text).map((l) => (l.index < msg.subject.length ? { ...l, weight: l.weight * 0.5 } : l)), ...tablePairs(alignedRows(text)), ...calendarPairs(facts)];
   const arrows = arrowLines(text);
@@ -1087,6 +1103,13 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         // legal form of a footer's registration line ("Kraftwerk Fitness" over "Kraftwerk Fitness GmbH").
         const legalWanted = wantsLegalName(spec);
         if (fn && domainName && !company && !department) add(fn, legalWanted ? 0.62 : 0.7, -1);
+        // A department's display name ("Mountain Pack & Ship Billing") names its business without the
+        // department's words, when the message writes that name out itself.
+        if (fn && department && !company) {
+          const business = fn.replace(/(?:\s+(?:billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?|&|and))+\s*$/i, '').trim();
+          const at = business.length >= 3 && business !== fn ? text.indexOf(business) : -1;
+          if (at >= 0 && looksLikeName(business, ref)) add(business, legalWanted ? 0.58 : 0.62, at);
+        }
         // The business the sender's domain names, as the message writes it ("studio-brandl.example" →
         // "Studio Brandl", "cloudnest.example" → "CloudNest GmbH" with its legal form).
         const inText = domainNames(msg.from?.email, text);
@@ -1112,6 +1135,10 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         if (isTitle && /\b(meeting|event|invit|call|session)/.test(spec.words.join(' ') + ' ' + text.slice(0, 300).toLowerCase())) {
           const subj = msg.subject.replace(/^\s*((re|fwd?|aw)\s*:\s*)+/i, '').replace(/^(invitation|updated invitation|invite|meeting request|calendar)\s*[:-]\s*/i, '').replace(/\s*@\s.*$/, '').trim();
           if (subj) add(subj, 0.4, -1);
+          // A meeting named in the text ("our Vendor Orientation call is Thursday …"): its own name
+          // beats a reply's subject about something else.
+          const named = /\b(?:our|the|a|an|your)\s+((?:\p{Lu}[\p{L}'&-]*\s+){0,4}\p{Lu}[\p{L}'&-]*)\s+(?:call|meeting|session|webinar|workshop|briefing|sync|catch-up|check-in)\s+(?:is|will be|on|at|takes place|starts)\b/u.exec(body.slice(0, 20_000));
+          if (named?.[1] && !/^(?:Zoom|Teams|Google|Skype|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)$/.test(named[1])) add(named[1], 0.5, msg.subject.length + 1 + named.index);
         }
         // A list of people ("Passenger names on the booking"): the person the mail is addressed to,
         // and never a code ("QH4T9M" after "booking").
