@@ -25,7 +25,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { evaluateMailSet, type MailGold } from './_mail-eval';
 import { urgencySets, type UrgencySet } from './_mail-sets';
-import { HAND_MODEL, LEVELS, featureId, type Urgency, type UrgencyModel, type UrgencySignal, type UrgencyVerdict } from '../electron/core/domains/mail/urgency-model';
+import { HAND_MODEL, LEVELS, featureId, type Urgency, type UrgencyModel, type UrgencySignal } from '../electron/core/domains/mail/urgency-model';
+import type { UrgencyVerdict } from '../electron/core/domains/mail/urgency';
 
 const REPO = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const WEIGHTS_FILE = path.join(REPO, 'electron/core/domains/mail/urgency-weights.json');

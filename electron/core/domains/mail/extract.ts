@@ -1269,10 +1269,19 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
   // candidate that does not, else dropped, and either way reported.
   const validation_errors: string[] = [];
   const fieldOf = (err: NonNullable<ValidateFunction['errors']>[number]) => err.instancePath.split('/')[1] ?? (err.keyword === 'additionalProperties' ? String((err.params as { additionalProperty?: string }).additionalProperty) : undefined);
-  const breaks = (field: string) => !validate(data) && (validate.errors ?? []).some((e) => fieldOf(e) === field);
-  for (let i = 0; i < 5 && !validate(data); i++) {
+  // (a plain boolean: ajv's type guard would narrow `data` away)
+  const isValid = (d: Record<string, unknown>): boolean => !!validate(d);
+  const breaks = (field: string) => !isValid(data) && (validate.errors ?? []).some((e) => fieldOf(e) === field);
+  for (let i = 0; i < 5 && !isValid(data); i++) {
     let changed = false;
-    const failing = [...new Map((validate.errors ?? []).flatMap((e) => { const f = fieldOf(e); return f && f in data ? [[f, e.message ?? 'is invalid'] as const] : []; })).entries()];
+    const failing = [
+      ...new Map(
+        (validate.errors ?? []).flatMap((e) => {
+          const f = fieldOf(e);
+          return f && f in data ? [[f, e.message ?? 'is invalid'] as const] : [];
+        }),
+      ).entries(),
+    ];
     for (const [field, message] of failing) {
       const was = data[field];
       const alt = (nextBest.get(field) ?? []).find((c) => {

@@ -80,11 +80,14 @@ export interface UrgencyVerdict {
   signals: UrgencySignal[];
 }
 
-/** How strongly the message resembles each level's definition (prose and cue words), centred on the mean. */
-function definitionFit(tax: Taxonomy, text: string, table: ConceptTable | undefined): number[] {
+/**
+ * How strongly the message resembles each level's definition (prose and cue words), centred on the
+ * mean; and the best single clause of each level's definition, uncentred.
+ */
+function definitionFit(tax: Taxonomy, text: string, table: ConceptTable | undefined): { centred: number[]; clause: number[] } {
   const prose = tax.urgency.prose;
   const levelDocs = LEVELS.map((l) => vectorize([prose[l] ?? '', ...(tax.urgency[l] ?? [])].join(' '), table));
-  if (!levelDocs.some((d) => d.size)) return [0, 0, 0];
+  if (!levelDocs.some((d) => d.size)) return { centred: [0, 0, 0], clause: [0, 0, 0] };
   const lidf = idfOf(levelDocs.filter((d) => d.size));
   // A message usually matches one clause of a definition ("… newsletters, confirmations, receipts …").
   const clauses = LEVELS.map((l) =>
@@ -97,9 +100,10 @@ function definitionFit(tax: Taxonomy, text: string, table: ConceptTable | undefi
   // inside a sentence leave the message's side of the comparison.
   const plain = text.replace(/(?<=[\p{Ll},;:]\s+)\p{Lu}\p{Ll}+/gu, ' ');
   const v = vectorize(plain, table);
-  const sims = levelDocs.map((d, i) => (d.size ? 0.5 * cosine(v, d, lidf) + 0.5 * Math.max(0, ...(clauses[i] ?? []).map((c) => cosine(v, c, lidf))) : 0));
+  const clause = levelDocs.map((d, i) => (d.size ? Math.max(0, ...(clauses[i] ?? []).map((c) => cosine(v, c, lidf))) : 0));
+  const sims = levelDocs.map((d, i) => (d.size ? 0.5 * cosine(v, d, lidf) + 0.5 * (clause[i] ?? 0) : 0));
   const mean = sims.reduce((a, b) => a + b, 0) / sims.length;
-  return sims.map((s) => s - mean);
+  return { centred: sims.map((s) => s - mean), clause };
 }
 
 const REPLY_PREFIX = /^\s*((re|aw|wg|fwd?|tr|sv|vs|antw|r)\s*(\[\d+\])?\s*:\s*)+/i;
@@ -234,7 +238,12 @@ export function urgencySignals(a: UrgencyInput): UrgencySignal[] {
   sig('prior', 'low', 0.15);
   sig('prior', 'medium', 0.1);
   sig('prior', 'high', 0);
-  definitionFit(tax, `${text.slice(0, 2000)} ${a.senderWords}`, a.concepts).forEach((d, i) => sig('definition', present(LEVELS[i], 'a level'), 4, d));
+  const fit = definitionFit(tax, `${text.slice(0, 2000)} ${a.senderWords}`, a.concepts);
+  fit.centred.forEach((d, i) => sig('definition', present(LEVELS[i], 'a level'), 4, d));
+  // (for the learned model: the best clause of each definition, and which level's definition fits best)
+  fit.clause.forEach((c, i) => sig('definition clause', present(LEVELS[i], 'a level'), 0, c));
+  const bestFit = Math.max(...fit.centred);
+  if (bestFit > 0) sig('definition fits best', present(LEVELS[fit.centred.indexOf(bestFit)], 'a level'), 0);
   // The person's urgency corrections on similar mail.
   for (const n of a.neighbours.slice(0, 3)) if (n.sim >= 0.4) sig('relabels', n.urgency, 1.5, n.sim);
 
