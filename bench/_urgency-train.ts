@@ -8,8 +8,9 @@
  *    prose definitions included) are kept with its gold level.
  * 2. Model: multinomial logistic regression over the signals' hand contributions
  *    (score(level) = Σ θ[signal][level] × hand × value), L2 towards the hand weights (θ = 1 on the
- *    signal's own level, 0 elsewhere), so a strong penalty is the hand model. Two shapes: `scale`
- *    (one multiplier per signal, on its own level) and `full` (a weight per signal and level).
+ *    signal's own level, 0 elsewhere), so a strong penalty is the hand model. Three shapes: `bias`
+ *    (only the per-level priors move: a calibration), `scale` (one multiplier per signal, on its own
+ *    level) and `full` (a weight per signal and level).
  *    Full-batch gradient descent from the hand weights: deterministic, no randomness.
  * 3. LOSO: for each set, the shape and L2 strength are chosen by LOSO over the OTHER sets, a model
  *    is trained on the other sets and scored on this one (on the dumped signals; `--eval` also
@@ -31,7 +32,7 @@ import type { UrgencyVerdict } from '../electron/core/domains/mail/urgency';
 const REPO = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const WEIGHTS_FILE = path.join(REPO, 'electron/core/domains/mail/urgency-weights.json');
 const LAMBDAS = [0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1, 3];
-const SHAPES = ['scale', 'full'] as const;
+const SHAPES = ['bias', 'scale', 'full'] as const;
 type Shape = (typeof SHAPES)[number];
 const NEWTON_STEPS = 25;
 
@@ -106,7 +107,7 @@ function train(data: ReturnType<typeof encode>, feats: Feature[], lambda: number
     const own = LEVELS.indexOf(f.level);
     for (let l = 0; l < 3; l++) {
       prior[i * 3 + l] = l === own && f.hand !== 0 ? 1 : 0;
-      if (shape === 'full' || l === own) freeIdx.push(i * 3 + l);
+      if (shape === 'full' || (l === own && (shape === 'scale' || f.key === 'prior'))) freeIdx.push(i * 3 + l);
     }
   });
   const P = freeIdx.length;
