@@ -21,6 +21,8 @@ import { latestText, tokens } from '../electron/core/domains/mail/text';
 import type { Nlp } from '../electron/core/domains/nlp/contract';
 import { createNlp } from '../electron/core/domains/nlp/index';
 import { createCoreContext } from '../electron/core/host/context';
+import type { MailDeps } from '../electron/core/domains/mail/service';
+import type { TriageResult } from '../electron/core/domains/mail/triage';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
 
@@ -110,7 +112,17 @@ function regexExtract(text: string, schema: Record<string, unknown>): Record<str
 }
 
 /** Imports the set into a fresh MailService (temp dirs) and scores it. Never writes into `dir`. */
-export async function evaluateMailSet(dir: string, opts: { nlp?: Nlp; models?: boolean } = {}): Promise<MailEval> {
+export async function evaluateMailSet(
+  dir: string,
+  opts: {
+    nlp?: Nlp;
+    models?: boolean;
+    /** Urgency weights (and a verdict listener) other than the shipped ones. */
+    urgency?: MailDeps['urgency'];
+    /** Told each labelled message's triage as it is scored (gold Message-ID, result). */
+    onTriaged?: (goldId: string, r: TriageResult | undefined) => void;
+  } = {},
+): Promise<MailEval> {
   const gold = JSON.parse(fs.readFileSync(path.join(dir, 'gold.json'), 'utf8')) as MailGold;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mail-eval-'));
   const vaultDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mail-eval-vault-'));
@@ -139,7 +151,7 @@ export async function evaluateMailSet(dir: string, opts: { nlp?: Nlp; models?: b
   const { ctx } = createCoreContext(config, hub, { log, stateDb: db });
   // `models: true` loads the shipped on-device models (NER spans, urgency head) as the app does.
   const nlp = opts.nlp ?? (opts.models ? await createNlp(ctx) : undefined);
-  const mail = new MailService(ctx, { nlp });
+  const mail = new MailService(ctx, { nlp, urgency: opts.urgency });
   const misses: string[] = [];
   try {
     mail.createInbox({ id: 'eval', address: gold.mailbox });
@@ -172,6 +184,7 @@ export async function evaluateMailSet(dir: string, opts: { nlp?: Nlp; models?: b
       const g = gold.messages[k];
       const m = ours(k);
       const r = tax ? await mail.triageMessage({ message_id: m.id, taxonomy_id: 'eval' }) : undefined;
+      opts.onTriaged?.(k, r);
       const text = `${m.subject}\n${latestText(m.text)}`;
       if (g.intent) {
         golds.intent.push(g.intent);

@@ -89,6 +89,8 @@ export const Triage = z.object({
   taxonomy_id: z.string().optional(),
   /** 1 when a person corrected it on this page (kept as a labelled example for later triage). */
   relabelled: z.number().optional(),
+  /** The strongest signals behind the urgency (on-device triage), strongest first. */
+  urgency_reasons: z.array(z.string()).optional(),
 });
 export type Triage = z.infer<typeof Triage>;
 

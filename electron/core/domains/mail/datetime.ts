@@ -124,6 +124,9 @@ export function findDateTimes(raw: string, ref: Date, defaultZone?: string): Arr
     const after = text.slice(t.index + t.text.length, t.index + t.text.length + 40);
     const zm = new RegExp(String.raw`^\s*(?:hrs?\b|h\b|o'clock)?\s*(?:local time\s*)?(${ZONE_RE})`).exec(after);
     let zone = zm?.[1]?.trim().replace(/^\(|\)$/g, '').trim();
+    // "08:00-09:30 (UTC+00:00)": a later clock time after a hyphen ends a range; it is no offset
+    const asEnd = zone ? /^-(\d{2}):(\d{2})$/.exec(zone) : null;
+    if (asEnd && `${asEnd[1]}:${asEnd[2]}` > t.value && Number(asEnd[1]) < 24) zone = undefined;
     if (!zone) {
       const r = new RegExp(String.raw`^\s*(?:[-–—]|to|until)\s*\d{1,2}(?::\d{2})?\s*(?:am|pm)?\s*(${ZONE_RE})`, 'i').exec(after);
       if (r) zone = r[1]?.trim().replace(/^\(|\)$/g, '').trim();

@@ -4,7 +4,7 @@ import type { Nlp, EntitySpan } from '../nlp';
 import type { MessageRow } from './store';
 import type { MessageFacts } from './facts';
 import { findAddresses, findAmounts, findDates, findEmails, findPhones, findTimes, type Found } from './parsers';
-import { findDateTimes, withZone, offsetString, ZONE_ABBR } from './datetime';
+import { findDateTimes, withZone, offsetFor, offsetString, zoneOffsetAt, ZONE_ABBR } from './datetime';
 import { airportZone } from './airports';
 import { latestText, stem } from './text';
 
@@ -146,8 +146,39 @@ function kindOf(name: string, s: Record<string, unknown>, desc: string): Kind {
   return 'string';
 }
 
+/**
+ * A field's schema with local references (`{"$ref": "#/$defs/iata"}`) resolved and `allOf` parts
+ * merged, so its kind, pattern and words are read from what it points to (the field's own
+ * keywords win). Unresolvable references are left as they are.
+ */
+export function resolvedField(s: Record<string, unknown>, root: Record<string, unknown>, depth = 0): Record<string, unknown> {
+  if (depth > 8) return s;
+  let out: Record<string, unknown> = { ...s };
+  const ref = typeof s.$ref === 'string' ? s.$ref : undefined;
+  if (ref?.startsWith('#/')) {
+    const target = ref
+      .slice(2)
+      .split('/')
+      .map((p) => decodeURIComponent(p.replace(/~1/g, '/').replace(/~0/g, '~')))
+      .reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), root);
+    if (target && typeof target === 'object' && !Array.isArray(target)) {
+      const rest = { ...s };
+      delete rest.$ref;
+      out = { ...resolvedField(target as Record<string, unknown>, root, depth + 1), ...rest };
+    }
+  }
+  if (Array.isArray(out.allOf)) {
+    for (const part of out.allOf) if (part && typeof part === 'object') out = { ...resolvedField(part as Record<string, unknown>, root, depth + 1), ...out };
+  }
+  if (out.items && typeof out.items === 'object' && !Array.isArray(out.items)) out.items = resolvedField(out.items as Record<string, unknown>, root, depth + 1);
+  return out;
+}
+
 function fieldSpecs(schema: Record<string, unknown>, ajv: Ajv2020): FieldSpec[] {
-  const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const rawProps = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  // A field is checked with the schema's own definitions beside it, so its references resolve.
+  const defs = Object.fromEntries((['$defs', 'definitions'] as const).filter((k) => schema[k] && typeof schema[k] === 'object').map((k) => [k, schema[k]]));
+  const props = Object.fromEntries(Object.entries(rawProps).map(([name, s]) => [name, s && typeof s === 'object' ? resolvedField(s, schema) : s]));
   // Names that would reach an object's prototype are never filled.
   return Object.entries(props).filter(([name, s]) => !['__proto__', 'constructor', 'prototype'].includes(name) && s && typeof s === 'object').map(([name, s]) => {
     const extra = Array.isArray(s['x-cues']) ? (s['x-cues'] as unknown[]).filter((x): x is string => typeof x === 'string') : [];
@@ -165,7 +196,9 @@ function fieldSpecs(schema: Record<string, unknown>, ajv: Ajv2020): FieldSpec[] 
     }
     let validate: ValidateFunction | undefined;
     try {
-      validate = ajv.compile(s);
+      const own = { ...(rawProps[name] ?? s), ...defs };
+      delete own.$id;
+      validate = ajv.compile(own);
     } catch {
       validate = undefined;
     }
@@ -275,17 +308,25 @@ export function htmlTables(html: string): string[][][] {
     // nested tables: take the innermost rows only
     const rows: string[][] = [];
     for (const r of inner.match(/<tr[\s\S]*?<\/tr>/gi) ?? []) {
-      const cells = (r.match(/<t[dh][^>]*>[\s\S]*?<\/t[dh]>/gi) ?? []).map(decode);
-      if (cells.some(Boolean)) rows.push(cells);
+      const raw = r.match(/<t[dh][^>]*>[\s\S]*?<\/t[dh]>/gi) ?? [];
+      // A row struck through (<s>, <del>, <strike> around every filled cell) is void: a cancelled
+      // flight beside its replacement, a withdrawn line of a bill.
+      const struck = raw.filter((c) => decode(c)).every((c) => /^<t[dh][^>]*>\s*<(s|del|strike)\b[^>]*>[\s\S]*<\/\1>\s*<\/t[dh]>$/i.test(c));
+      const cells = raw.map(decode);
+      if (cells.some(Boolean) && !struck) rows.push(cells);
     }
     if (rows.length) tables.push(rows);
   }
   return tables;
 }
 
-/** A cell that names something ("Total", "VAT 8.1%") rather than holding a value ("CHF 94.93", "17:05 GMT"). */
+/**
+ * A cell that names something ("Total", "VAT 8.1%", "VAT (exempt - home care services)": a
+ * parenthetical note does not count against a label's length) rather than holding a value
+ * ("CHF 94.93", "17:05 GMT").
+ */
 const isLabelCell = (c: string) =>
-  c.length > 0 && c.length <= 40 && /\p{L}/u.test(c) && !/\d{3,}/.test(c) && c.split(/\s+/).length <= 5 && !findAmounts(c).length && !/\b\d{1,2}:\d{2}\b/.test(c) && !/^[A-Za-z0-9/_.#-]*\d[A-Za-z0-9/_.#-]*$/.test(c);
+  c.length > 0 && c.length <= 60 && /\p{L}/u.test(c) && !/\d{3,}/.test(c) && c.replace(/\([^)]*\)/g, ' ').trim().split(/\s+/).length <= 5 && c.replace(/\([^)]*\)/g, ' ').trim().length <= 40 && !findAmounts(c).length && !/\b\d{1,2}:\d{2}\b/.test(c) && !/^[A-Za-z0-9/_.#-]*\d[A-Za-z0-9/_.#-]*$/.test(c);
 
 const DATE_IN_CELL = /\d{4}-\d{2}-\d{2}|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b\d{1,2}\s*[A-Za-z]{3,9}\.?\s*\d{2,4}\b|\b[A-Za-z]{3,9}\.?\s+\d{1,2},?\s+\d{4}\b/;
 const firstFilled = (cells: string[]) => cells.find(Boolean) ?? '';
@@ -512,6 +553,12 @@ function coerceAll(spec: FieldSpec, raw: string, ref: Date, zone: string | undef
   }
 }
 
+/** The person a booking or letter is addressed to: "Dear Mr Noor Haddad," → "Noor Haddad" (a full name only). */
+export function addressee(text: string): { name: string; index: number } | undefined {
+  const sal = /^\s*(?:[Dd]ear|[Hh]ello|[Hh]i)\s+(?:(?:mr|mrs|ms|miss|mx|dr)\.?\s+)?(\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+){1,2})\s*[,!]/imu.exec(text);
+  return sal?.[1] ? { name: sal[1], index: sal.index } : undefined;
+}
+
 /** A name of a person or business: letters, few digits, and not a date, amount, address or link. */
 function looksLikeName(v: unknown, ref: Date): boolean {
   if (typeof v !== 'string' || !/\p{L}{2}/u.test(v) || v.length > 80) return false;
@@ -586,10 +633,26 @@ const CURRENCY_CODES = new Set(['USD', 'EUR', 'GBP', 'CHF', 'JPY', 'CAD', 'AUD',
 const COMMON_CAPS = new Set(['THE', 'AND', 'FOR', 'YOU', 'PDF', 'VAT', 'TAX', 'FAQ', 'ETA', 'CEO', 'CFO', 'CTO', 'API', 'URL', 'ASAP', 'FYI', 'RSVP', 'NEW', 'ONE', 'TWO', 'OUT', 'NOT', 'ALL', 'ANY', 'ARE', 'RE', 'FW', 'FWD', 'AM', 'PM', 'OK', 'NO', 'YES', 'ID', 'QTY', 'NET', 'DUE', 'REF', 'PIN', 'SMS', 'USA', 'UK', 'EU']);
 
 /** Offset of the message's own Date header, as a zone for times written without one. */
-function headerZone(facts: MessageFacts | undefined): string | undefined {
+function headerZone(facts: MessageFacts | undefined, sent?: Date): string | undefined {
   const d = facts?.headers['date-raw'];
   const m = d ? /([+-]\d{2})(\d{2})\s*(?:\(.*\))?\s*$/.exec(d) : undefined;
-  return m ? `${m[1]}:${m[2]}` : undefined;
+  if (!m) return undefined;
+  const offset = `${m[1]}:${m[2]}`;
+  return (sent && zoneOfOffset(offset, sent)) ?? offset;
+}
+
+/**
+ * Zones whose clocks change, in the order a sender's offset is read as one of them: the offset a
+ * mail was sent with stands for the zone it belongs to on that day, so an event after the clocks
+ * change (a 7 pm call next month) takes that zone's offset then.
+ */
+const DST_ZONES = ['Europe/London', 'Europe/Berlin', 'Europe/Helsinki', 'America/New_York', 'America/Chicago', 'America/Denver', 'America/Los_Angeles', 'Australia/Sydney', 'Pacific/Auckland'];
+
+/** The first zone of `DST_ZONES` whose offset at `sent` is `offset` ("-04:00" on 28 October → America/New_York). */
+export function zoneOfOffset(offset: string, sent: Date): string | undefined {
+  if (Number.isNaN(sent.getTime())) return undefined;
+  const want = offsetFor(offset, sent.toISOString().slice(0, 19));
+  return DST_ZONES.find((z) => zoneOffsetAt(z, sent.getTime()) === want);
 }
 
 /** Calendar event facts as labelled pairs with typed values. */
@@ -738,8 +801,13 @@ function tableRows(spec: FieldSpec, tables: string[][][], ajv: Ajv2020, ref: Dat
 const REBOOKED = /\b(rebook\w*|re-booked|new flight|new booking|replacement (?:flight|train)|alternative flight|rescheduled|umgebucht|neuer? (?:flug|termin))\b/i;
 const CANCELLED = /\b(cancell?ed|cancell?ation|storniert|annul\w*|abgesagt|gestrichen)\b/i;
 
-/** Whether the paragraph (block between blank lines) holding `index` speaks of a cancellation. */
+/** Whether the paragraph (block between blank lines) holding `index` — or the table row — speaks of a cancellation. */
 export function cancelledAt(text: string, index: number): boolean {
+  // a table row (cells joined by " | ") speaks for itself: "Cancelled | KG219 | …" beside "New flight | KG223 | …"
+  const lineStart = text.lastIndexOf('\n', index - 1) + 1;
+  const lineEnd = text.indexOf('\n', index);
+  const line = text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd);
+  if (line.includes('  |  ')) return CANCELLED.test(line);
   const before = text.lastIndexOf('\n\n', index);
   const after = text.indexOf('\n\n', index);
   return CANCELLED.test(text.slice(before < 0 ? 0 : before, after < 0 ? undefined : after));
@@ -791,7 +859,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
   // Bounded work on huge mail: the first 100,000 characters hold what a person would read.
   const text = withoutForwardDates(`${msg.subject}\n${body.slice(0, 100_000)}${tableText ? `\n\n${tableText.slice(0, 50_000)}` : ''}`);
   const ref = new Date(msg.created_at);
-  const zone = headerZone(facts);
+  const zone = headerZone(facts, ref);
   // The subject's own "Invitation: … (jo@…)" is a weaker label than the body's lines.
   const labels = [...labelledLines(text).map((l) => (l.index < msg.subject.length ? { ...l, weight: l.weight * 0.5 } : l)), ...tablePairs(alignedRows(text)), ...calendarPairs(facts)];
   const arrows = arrowLines(text);
@@ -837,6 +905,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
   let chosenAmount: { currency: string } | undefined;
   const dollar = dollarCurrency(text);
   const rebooked = REBOOKED.test(text);
+  const nextBest = new Map<string, Cand[]>();
 
   for (const spec of specs) {
     const cands: Cand[] = [];
@@ -849,7 +918,6 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         value = value.replace(/\s*[,;(]?\s*<?https?:\/\/[^\s>)]+>?\)?/g, '').replace(/[\s,;:–-]+$/, '').replace(/\s+(and|or|plus|&|via|on)$/i, '').trim();
       }
       if (value === undefined || value === '' || (Array.isArray(value) && !value.length)) return;
-      if (!spec.check(value)) return;
       // a name is not an identifier: "INV-2041" is no vendor, "4711" no person
       if ((spec.kind === 'org' || spec.kind === 'person') && !looksLikeName(value, ref)) return;
       // "Mr Henrik Solberg" → "Henrik Solberg": a title is not part of the name
@@ -859,6 +927,9 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         const air = /^([A-Z][A-Z'-]+)\/([A-Z][A-Z' -]*?)(?:\s+(?:MR|MRS|MS|MISS|MSTR|DR))?$/.exec(value as string);
         if (air) value = `${air[2]} ${air[1]}`.toLowerCase().replace(/(^|[\s'-])\p{L}/gu, (c) => c.toUpperCase());
       }
+      // Checked as it would be emitted (after the clean-ups above): a value that fails the field's
+      // own schema (type, pattern, format, enum, bounds) is never a candidate.
+      if (!spec.check(value)) return;
       cands.push({ value, score, index });
     };
 
@@ -1009,8 +1080,8 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         if (msg.from?.name && /\b(sender|from|name|contact)\b/.test(words(spec.name))) add(msg.from.name, 0.45, -1);
         // The person a booking or letter is addressed to: "Dear Noor Haddad," (a full name only).
         if (!/\b(sender|from|author|contact|organi[sz]er|host)\b/.test(words(spec.name))) {
-          const sal = /^\s*(?:[Dd]ear|[Hh]ello|[Hh]i)\s+(?:(?:mr|mrs|ms|miss|mx|dr)\.?\s+)?(\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+){1,2})\s*[,!]/mu.exec(text);
-          if (sal) add(sal[1], 0.36, sal.index);
+          const sal = addressee(text);
+          if (sal) add(sal.name, 0.36, sal.index);
         }
         break;
       }
@@ -1032,6 +1103,13 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         // legal form of a footer's registration line ("Kraftwerk Fitness" over "Kraftwerk Fitness GmbH").
         const legalWanted = wantsLegalName(spec);
         if (fn && domainName && !company && !department) add(fn, legalWanted ? 0.62 : 0.7, -1);
+        // A department's display name ("Mountain Pack & Ship Billing") names its business without the
+        // department's words, when the message writes that name out itself.
+        if (fn && department && !company) {
+          const business = fn.replace(/(?:\s+(?:billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?|&|and))+\s*$/i, '').trim();
+          const at = business.length >= 3 && business !== fn ? text.indexOf(business) : -1;
+          if (at >= 0 && looksLikeName(business, ref)) add(business, legalWanted ? 0.58 : 0.62, at);
+        }
         // The business the sender's domain names, as the message writes it ("studio-brandl.example" →
         // "Studio Brandl", "cloudnest.example" → "CloudNest GmbH" with its legal form).
         const inText = domainNames(msg.from?.email, text);
@@ -1057,6 +1135,19 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         if (isTitle && /\b(meeting|event|invit|call|session)/.test(spec.words.join(' ') + ' ' + text.slice(0, 300).toLowerCase())) {
           const subj = msg.subject.replace(/^\s*((re|fwd?|aw)\s*:\s*)+/i, '').replace(/^(invitation|updated invitation|invite|meeting request|calendar)\s*[:-]\s*/i, '').replace(/\s*@\s.*$/, '').trim();
           if (subj) add(subj, 0.4, -1);
+          // A meeting named in the text ("our Vendor Orientation call is Thursday …"): its own name
+          // beats a reply's subject about something else.
+          const named = /\b(?:our|the|a|an|your)\s+((?:\p{Lu}[\p{L}'&-]*\s+){0,4}\p{Lu}[\p{L}'&-]*)\s+(?:call|meeting|session|webinar|workshop|briefing|sync|catch-up|check-in)\s+(?:is|will be|on|at|takes place|starts)\b/u.exec(body.slice(0, 20_000));
+          if (named?.[1] && !/^(?:Zoom|Teams|Google|Skype|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)$/.test(named[1])) add(named[1], 0.5, msg.subject.length + 1 + named.index);
+        }
+        // A list of people ("Passenger names on the booking"): the person the mail is addressed to,
+        // and never a code ("QH4T9M" after "booking").
+        const people = spec.kind === 'strings' && /\b(passengers?|travell?ers?|guests?|people|persons?|names?)\b/i.test(`${words(spec.name)} ${String(spec.schema.description ?? '')} ${String(spec.schema.title ?? '')}`) && !/\b(emails?|addresses)\b/i.test(words(spec.name));
+        if (people) {
+          const sal = addressee(text);
+          if (sal) add([sal.name], 0.36, sal.index);
+          for (const p of spans.filter((x) => x.type === 'PERSON' && !/\n/.test(x.text) && /\s/.test(x.text.trim()))) add([p.text.replace(/[\s(,;:[]+$/, '')], 0.25 + 0.3 * closeness(p.start, spots), p.start);
+          break;
         }
         // An identifier right after a field word: "invoice INV-2041", "order #55321", "booking ref ABC123".
         for (const sp of spots) {
@@ -1137,11 +1228,17 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
     cands.sort((a, b) => b.score - a.score || (a.index < 0 ? 1 : b.index < 0 ? -1 : a.index - b.index));
     const key = (v: unknown) => JSON.stringify(v).toLowerCase();
     let pick = cands.find((c) => !used.has(key(c.value)));
-    // A required field takes weaker evidence (a value of its exact pattern/format with no label near it).
-    const floor = Array.isArray(schema.required) && (schema.required as unknown[]).includes(spec.name) ? 0.15 : 0.3;
-    if (pick && pick.score < floor) pick = undefined;
-    if (pick && used.size && cands[0] && cands[0] !== pick && cands[0].score - pick.score > 0.45) pick = undefined;
+    // A required field takes weaker evidence (a value of its exact pattern/format with no label
+    // near it): without it the whole object would be invalid. Any value that validates and has some
+    // evidence for it beats an object the schema refuses.
+    const isRequired = Array.isArray(schema.required) && (schema.required as unknown[]).includes(spec.name);
+    const floor = isRequired ? 0.15 : 0.3;
+    if (pick && pick.score < floor && !(isRequired && pick.score > 0)) pick = undefined;
+    if (pick && !isRequired && used.size && cands[0] && cands[0] !== pick && cands[0].score - pick.score > 0.45) pick = undefined;
     if (pick) {
+      // the runners-up, should the whole object refuse the pick
+      const chosen = pick;
+      nextBest.set(spec.name, cands.filter((c) => c !== chosen && c.score >= floor && !used.has(key(c.value)) && key(c.value) !== key(chosen.value)));
       data[spec.name] = pick.value;
       conf[spec.name] = Math.round(Math.min(0.99, pick.score + 0.1) * 100) / 100;
       used.add(key(pick.value));
@@ -1155,20 +1252,42 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
 
   localToAirports(data, specs, text, ref, facts);
 
-  // The whole object must validate; a value that breaks it is dropped and reported.
+  // The whole object must validate; a value that breaks it is replaced by the field's next
+  // candidate that does not, else dropped, and either way reported.
   const validation_errors: string[] = [];
-  for (let i = 0; i < 5 && !validate(data); i++) {
-    let dropped = false;
-    for (const err of validate.errors ?? []) {
-      const field = err.instancePath.split('/')[1] ?? (err.keyword === 'additionalProperties' ? String((err.params as { additionalProperty?: string }).additionalProperty) : undefined);
-      if (field && field in data) {
-        validation_errors.push(`${field}: found ${JSON.stringify(data[field])} but it ${err.message ?? 'is invalid'}; left empty`);
+  const fieldOf = (err: NonNullable<ValidateFunction['errors']>[number]) => err.instancePath.split('/')[1] ?? (err.keyword === 'additionalProperties' ? String((err.params as { additionalProperty?: string }).additionalProperty) : undefined);
+  // (a plain boolean: ajv's type guard would narrow `data` away)
+  const isValid = (d: Record<string, unknown>): boolean => !!validate(d);
+  const breaks = (field: string) => !isValid(data) && (validate.errors ?? []).some((e) => fieldOf(e) === field);
+  for (let i = 0; i < 5 && !isValid(data); i++) {
+    let changed = false;
+    const failing = [
+      ...new Map(
+        (validate.errors ?? []).flatMap((e) => {
+          const f = fieldOf(e);
+          return f && f in data ? [[f, e.message ?? 'is invalid'] as const] : [];
+        }),
+      ).entries(),
+    ];
+    for (const [field, message] of failing) {
+      const was = data[field];
+      const alt = (nextBest.get(field) ?? []).find((c) => {
+        data[field] = c.value;
+        return !breaks(field);
+      });
+      if (alt) {
+        validation_errors.push(`${field}: found ${JSON.stringify(was)} but it ${message}; took the next candidate ${JSON.stringify(alt.value)}`);
+        data[field] = alt.value;
+        conf[field] = Math.round(Math.min(0.99, alt.score + 0.1) * 100) / 100;
+      } else {
+        validation_errors.push(`${field}: found ${JSON.stringify(was)} but it ${message}; left empty`);
         delete data[field];
         delete conf[field];
-        dropped = true;
       }
+      nextBest.delete(field);
+      changed = true;
     }
-    if (!dropped) break;
+    if (!changed) break;
   }
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   const missing_fields = [...required.filter((f) => !(f in data)), ...specs.map((s) => s.name).filter((f) => !(f in data) && !required.includes(f))];

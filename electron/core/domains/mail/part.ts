@@ -3,12 +3,15 @@ import type { MailConfigFiles } from './config';
 import type { InboxSaveDep, RouterDep } from './deps';
 import type { Nlp } from '../nlp';
 import type { MailStore } from './store';
+import type { UrgencyModel, UrgencyVerdict } from './urgency';
 
 /** What mail needs from other domains (each optional: mail builds and runs without them). */
 export interface MailDeps {
   nlp?: Nlp;
   inbox?: InboxSaveDep;
   router?: RouterDep;
+  /** Urgency weights other than the shipped ones (bench, tests), and a listener for every verdict. */
+  urgency?: { model?: UrgencyModel; observe?: (v: UrgencyVerdict) => void };
 }
 
 /**

@@ -75,6 +75,27 @@ export interface MessageRow {
 /** How far apart a reply and its thread may be when only subject + participants link them. */
 export const SUBJECT_WINDOW_MS = 21 * 24 * 3600_000;
 
+/** A forward's subject ("FW:", "Fwd:", "WG:", "TR:"). */
+const FORWARD_SUBJECT = /^\s*(fwd?|wg|tr|vb|rv)\s*:/i;
+
+/** Mail providers whose users share a domain without sharing an organisation. */
+const SHARED_DOMAINS = new Set(['gmail.com', 'googlemail.com', 'outlook.com', 'hotmail.com', 'live.com', 'msn.com', 'yahoo.com', 'icloud.com', 'me.com', 'aol.com', 'gmx.de', 'gmx.net', 'web.de', 'proton.me', 'protonmail.com', 'mail.com', 'yandex.ru', 'zoho.com', 'fastmail.com']);
+
+/**
+ * Whether a reply with no usable headers belongs with a thread of the same subject: it shares a
+ * participant other than the person, or the person wrote it (forwarding or answering mail they
+ * received: "FW: FINAL REMINDER …" to a colleague), or a colleague did (the person's own
+ * organisation's domain, not a shared mail provider's) — colleagues see the same mail.
+ */
+export function sameCircle(writer: string | undefined, people: Set<string>, theirs: string[], own: string): boolean {
+  if (theirs.some((e) => people.has(e))) return true;
+  const w = (writer ?? '').toLowerCase();
+  if (!w) return false;
+  if (w === own) return true;
+  const domain = own.split('@')[1] ?? '';
+  return !!domain && !SHARED_DOMAINS.has(domain) && w.split('@')[1] === domain;
+}
+
 const json = <T>(s: string | null | undefined, fallback: T): T => (s ? (JSON.parse(s) as T) : fallback);
 
 /** Stable ids: the same message imported into the same inbox always gets the same id. */
@@ -482,7 +503,9 @@ export class MailStore {
       for (const o of others) this.mergeThread(o, target);
       return target;
     }
-    if (m.normSubject && (isReplySubject(m.subject) || refs.length > 0)) {
+    // (the person's own forward of mail they received belongs with it too)
+    const ownForward = FORWARD_SUBJECT.test(m.subject) && m.from?.email.toLowerCase() === ownAddress.toLowerCase();
+    if (m.normSubject && (isReplySubject(m.subject) || refs.length > 0 || ownForward)) {
       const t = Date.parse(m.createdAt);
       const cands = this.st('SELECT id, participants, first_at, updated_at FROM mail_threads WHERE inbox_id = ? AND norm_subject = ? ORDER BY updated_at DESC')
         .all(inboxId, m.normSubject) as Array<{ id: string; participants: string; first_at: string; updated_at: string }>;
@@ -492,7 +515,7 @@ export class MailStore {
       for (const c of cands) {
         const inWindow = t >= Date.parse(c.first_at) - SUBJECT_WINDOW_MS && t <= Date.parse(c.updated_at) + SUBJECT_WINDOW_MS;
         const theirs = json<Participant[]>(c.participants, []).map((p) => p.email.toLowerCase());
-        if (inWindow && theirs.some((e) => people.has(e))) return c.id;
+        if (inWindow && sameCircle(m.from?.email, people, theirs, own)) return c.id;
       }
     }
     const id = newId('t_');
@@ -526,14 +549,16 @@ export class MailStore {
       const alive = [...ts];
       for (let i = 1; i < alive.length; i++) {
         const t = present(alive[i], 'a thread of the subject group'); // i < alive.length
-        const first = this.st('SELECT subject, in_reply_to, refs FROM mail_messages WHERE thread_id = ? ORDER BY created_at, rowid LIMIT 1').get(t.id) as { subject: string; in_reply_to: string | null; refs: string } | undefined;
-        if (!first || !(isReplySubject(first.subject) || first.in_reply_to || first.refs !== '[]')) continue;
+        const first = this.st('SELECT subject, in_reply_to, refs, from_addr FROM mail_messages WHERE thread_id = ? ORDER BY created_at, rowid LIMIT 1').get(t.id) as { subject: string; in_reply_to: string | null; refs: string; from_addr: string | null } | undefined;
+        const ownForward = !!first && FORWARD_SUBJECT.test(first.subject) && json<Participant | null>(first.from_addr, null)?.email.toLowerCase() === own;
+        if (!first || !(isReplySubject(first.subject) || first.in_reply_to || first.refs !== '[]' || ownForward)) continue;
         const at = Date.parse(t.first_at);
         const people = new Set(json<Participant[]>(t.participants, []).map((p) => p.email.toLowerCase()).filter((e) => e !== own));
         for (let j = i - 1; j >= 0; j--) {
           const e = present(alive[j], 'an earlier thread of the subject group'); // 0 <= j < i
           const inWindow = at >= Date.parse(e.first_at) - SUBJECT_WINDOW_MS && at <= Date.parse(e.updated_at) + SUBJECT_WINDOW_MS;
-          if (inWindow && json<Participant[]>(e.participants, []).some((p) => people.has(p.email.toLowerCase()))) {
+          const writer = json<Participant | null>(first.from_addr, null)?.email;
+          if (inWindow && sameCircle(writer, people, json<Participant[]>(e.participants, []).map((p) => p.email.toLowerCase()), own)) {
             this.mergeThread(t.id, e.id);
             const fresh = this.st('SELECT first_at, updated_at, participants FROM mail_threads WHERE id = ?').get(e.id) as { first_at: string; updated_at: string; participants: string };
             Object.assign(e, fresh);

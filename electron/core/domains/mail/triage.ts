@@ -5,7 +5,7 @@ import type { MessageRow } from './store';
 import { cosine, idfOf, vectorize, type ConceptTable, type Vec } from './semantic';
 import { containsPhrase, latestText, tokens } from './text';
 import { sentimentScore, type Sentiment } from './sentiment';
-import { urgencyOf, type Urgency, type UrgencyInput } from './urgency';
+import { urgencyOf, type Urgency, type UrgencyInput, type UrgencyModel, type UrgencyVerdict } from './urgency';
 import { present } from '../../kernel/errors';
 
 export type { Urgency } from './urgency';
@@ -35,6 +35,10 @@ export interface TriageContext {
   examples?: LabelledExample[];
   /** The person's own address (the inbox's): whether they are in To or only Cc, whether they wrote earlier. */
   me?: string;
+  /** How much each urgency signal counts (the shipped weights unless given). */
+  urgencyModel?: UrgencyModel;
+  /** Told the urgency verdict (its signals and reasons) of every message triaged. */
+  onUrgency?: (v: UrgencyVerdict) => void;
 }
 
 const SENDER_WORDS: Record<SenderKind, string> = {
@@ -189,7 +193,8 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
     neighbours: nn.slice(0, 3).flatMap(({ e, sim }) => (e.urgency ? [{ urgency: e.urgency, sim }] : [])),
     head,
     ...addressing(msg, ctx),
-  });
+  }, ctx.urgencyModel);
+  ctx.onUrgency?.(verdict);
   const { urgency } = verdict;
 
   // ---- sentiment ----

@@ -56,9 +56,9 @@ export class MailUnderstanding {
         const m = [...this.p.store.threadMessages(t.id)].reverse().find((x) => x.direction === 'inbound');
         if (!m || m.triage) continue;
         try {
-          const r = await this.onDeviceTriage(m, tax);
+          const { r, why } = await this.onDeviceTriage(m, tax);
           if (signal.aborted) return;
-          this.recordTriage(m, t, { ...r, taxonomy_id: tax.id, at: this.p.iso() });
+          this.recordTriage(m, t, { ...r, ...(why.length ? { urgency_reasons: why } : {}), taxonomy_id: tax.id, at: this.p.iso() });
           done++;
         } catch (e) {
           this.p.core.log.warn('triage on arrival failed', { message_id: m.id, error: String(e) });
@@ -107,12 +107,29 @@ export class MailUnderstanding {
     return structuredLlm({ sample, llm: this.p.core.config.file.llm, signal });
   }
 
-  /** Triage with what is on this machine: taxonomy, facts, concepts, the person's relabels and the ONNX model. */
-  private async onDeviceTriage(m: MessageRow, tax: ReturnType<MailConfigFiles['taxonomy']>): Promise<TriageResult> {
+  /**
+   * Triage with what is on this machine: taxonomy, facts, concepts, the person's relabels and the
+   * ONNX model; `why` names the strongest signals behind the urgency (stored with the triage).
+   */
+  private async onDeviceTriage(m: MessageRow, tax: ReturnType<MailConfigFiles['taxonomy']>): Promise<{ r: TriageResult; why: string[] }> {
     const facts = await messageFacts(m, this.p.store.messageRaw(m.id));
     const earlier = this.p.store.threadMessages(m.thread_id).filter((x) => x.id !== m.id && x.created_at <= m.created_at);
     const me = this.p.store.findInbox(m.inbox_id)?.address;
-    return triage(m, tax, this.p.deps.nlp, { facts, concepts: this.concepts(), earlier, examples: this.relabelExamples(m.inbox_id, tax.id, m.id), me });
+    const u = this.p.deps.urgency;
+    let why: string[] = [];
+    const r = await triage(m, tax, this.p.deps.nlp, {
+      facts,
+      concepts: this.concepts(),
+      earlier,
+      examples: this.relabelExamples(m.inbox_id, tax.id, m.id),
+      me,
+      urgencyModel: u?.model,
+      onUrgency: (v) => {
+        why = v.reasons.filter((x) => x.level === v.urgency && x.weight > 0).slice(0, 3).map((x) => x.signal);
+        u?.observe?.(v);
+      },
+    });
+    return { r, why };
   }
 
   async triageMessage(a: { message_id: string; taxonomy_id: string }, sample?: (r: SampleRequest) => Promise<string>, signal?: AbortSignal): Promise<TriageResult> {
@@ -120,8 +137,9 @@ export class MailUnderstanding {
     const tax = this.p.files.taxonomy(a.taxonomy_id);
     const earlier = this.p.store.threadMessages(m.thread_id).filter((x) => x.id !== m.id && x.created_at <= m.created_at);
     const llm = await this.llmFor(sample, signal);
-    const r = llm ? ((await llmTriage(llm, m, tax, earlier).catch(() => undefined)) ?? (await this.onDeviceTriage(m, tax))) : await this.onDeviceTriage(m, tax);
-    this.recordTriage(m, this.p.store.thread(m.thread_id), { ...r, taxonomy_id: tax.id, at: this.p.iso() });
+    const viaLlm = llm ? await llmTriage(llm, m, tax, earlier).catch(() => undefined) : undefined;
+    const { r, why } = viaLlm ? { r: viaLlm, why: [] } : await this.onDeviceTriage(m, tax);
+    this.recordTriage(m, this.p.store.thread(m.thread_id), { ...r, ...(why.length ? { urgency_reasons: why } : {}), taxonomy_id: tax.id, at: this.p.iso() });
     this.p.changed(m.inbox_id, 'triage', { thread_id: m.thread_id });
     return r;
   }

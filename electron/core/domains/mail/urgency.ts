@@ -15,8 +15,9 @@ import { sentimentScore } from './sentiment';
 import { containsPhrase } from './text';
 import { nearestDeadline } from './deadline';
 import { present } from '../../kernel/errors';
+import { LEVELS, SHIPPED_MODEL, scoreSignals, type Urgency, type UrgencyModel, type UrgencyReason, type UrgencySignal } from './urgency-model';
 
-export type Urgency = 'low' | 'medium' | 'high';
+export type { Urgency, UrgencyModel, UrgencyReason, UrgencySignal } from './urgency-model';
 
 /** Generic urgency evidence, beside the taxonomy's own cue words and definitions. */
 export const HIGH_CUES = ['urgent', 'urgently', 'asap', 'as soon as possible', 'immediately', 'right away', 'emergency', 'outage', 'is down', 'are down', 'went down', 'production is', 'in production', 'critical', 'sev1', 'sev 1', 'p1', 'firing', 'failing', 'failed', 'failure', 'overdue', 'final notice', 'final reminder', 'suspended', 'will be suspended', 'cut off', 'disconnected', 'within 24 hours', 'within 48 hours', 'security incident', 'breach', 'no heating', 'no hot water', 'leak', 'flooding', 'blocked', 'blocking', 'degraded', 'penalty', 'legal action', 'eviction', 'offline', 'is broken', 'stopped', 'not responding', 'has not reported', 'will not start', 'will not load', "won't load", 'will not open', "won't open", 'will not boot', "won't boot", 'will not connect', "won't connect", 'will not work', "won't work", 'will not turn on', "won't turn on", 'will not print', "won't print", 'will not sync', "won't sync", 'will not respond', "won't respond", 'will not run', "won't run", 'will not charge', "won't charge", 'will not send', "won't send", 'will not save', "won't save", "won't start", 'cannot log in', 'as soon as you can', 'hospital', 'accident', 'payment failed', 'could not charge', 'bounce', 'need someone today', 'deadline is today', 'due today',
@@ -70,26 +71,23 @@ export interface UrgencyInput {
   personWrote?: boolean;
 }
 
-export interface UrgencyReason {
-  signal: string;
-  level: Urgency;
-  weight: number;
-}
-
 export interface UrgencyVerdict {
   urgency: Urgency;
   weights: Record<Urgency, number>;
   /** Every signal that added weight, largest first: the explanation. */
   reasons: UrgencyReason[];
+  /** The signals read from the message (what a model weighs). */
+  signals: UrgencySignal[];
 }
 
-const LEVELS: Urgency[] = ['low', 'medium', 'high'];
-
-/** How strongly the message resembles each level's definition (prose and cue words), centred on the mean. */
-function definitionFit(tax: Taxonomy, text: string, table: ConceptTable | undefined): number[] {
+/**
+ * How strongly the message resembles each level's definition (prose and cue words), centred on the
+ * mean; and the best single clause of each level's definition, uncentred.
+ */
+function definitionFit(tax: Taxonomy, text: string, table: ConceptTable | undefined): { centred: number[]; clause: number[] } {
   const prose = tax.urgency.prose;
   const levelDocs = LEVELS.map((l) => vectorize([prose[l] ?? '', ...(tax.urgency[l] ?? [])].join(' '), table));
-  if (!levelDocs.some((d) => d.size)) return [0, 0, 0];
+  if (!levelDocs.some((d) => d.size)) return { centred: [0, 0, 0], clause: [0, 0, 0] };
   const lidf = idfOf(levelDocs.filter((d) => d.size));
   // A message usually matches one clause of a definition ("… newsletters, confirmations, receipts …").
   const clauses = LEVELS.map((l) =>
@@ -102,9 +100,10 @@ function definitionFit(tax: Taxonomy, text: string, table: ConceptTable | undefi
   // inside a sentence leave the message's side of the comparison.
   const plain = text.replace(/(?<=[\p{Ll},;:]\s+)\p{Lu}\p{Ll}+/gu, ' ');
   const v = vectorize(plain, table);
-  const sims = levelDocs.map((d, i) => (d.size ? 0.5 * cosine(v, d, lidf) + 0.5 * Math.max(0, ...(clauses[i] ?? []).map((c) => cosine(v, c, lidf))) : 0));
+  const clause = levelDocs.map((d, i) => (d.size ? Math.max(0, ...(clauses[i] ?? []).map((c) => cosine(v, c, lidf))) : 0));
+  const sims = levelDocs.map((d, i) => (d.size ? 0.5 * cosine(v, d, lidf) + 0.5 * (clause[i] ?? 0) : 0));
   const mean = sims.reduce((a, b) => a + b, 0) / sims.length;
-  return sims.map((s) => s - mean);
+  return { centred: sims.map((s) => s - mean), clause };
 }
 
 const REPLY_PREFIX = /^\s*((re|aw|wg|fwd?|tr|sv|vs|antw|r)\s*(\[\d+\])?\s*:\s*)+/i;
@@ -208,23 +207,45 @@ export function farDuesAreLow(prose: string | undefined): boolean {
   return !!prose && /\b(due|bills?|invoices?|payments?|deadlines?)\b[^.;:]{0,30}\b(weeks?|months?|later|next month)\b/i.test(prose);
 }
 
-/** The urgency of one message, with the signals that decided it. Deterministic for the same input. */
-export function urgencyOf(a: UrgencyInput): UrgencyVerdict {
-  const weights: Record<Urgency, number> = { low: 0, medium: 0, high: 0 };
-  const reasons: UrgencyReason[] = [];
-  const add = (signal: string, level: Urgency, weight: number) => {
-    if (!weight) return;
-    weights[level] += weight;
-    reasons.push({ signal, level, weight: Math.round(weight * 1000) / 1000 });
+/**
+ * The urgency of one message under a model (the shipped weights unless told), with the signals
+ * that decided it. Deterministic for the same input.
+ */
+export function urgencyOf(a: UrgencyInput, model: UrgencyModel = SHIPPED_MODEL): UrgencyVerdict {
+  const signals = urgencySignals(a);
+  const { weights, reasons } = scoreSignals(signals, model);
+  const max = Math.max(...LEVELS.map((l) => weights[l]));
+  const urgency = present(LEVELS.find((l) => weights[l] === max), 'the most likely urgency');
+  return { urgency, weights, reasons, signals };
+}
+
+/**
+ * Every urgency signal of one message: its name, the level it speaks for, how much of it there
+ * is and its hand weight. Signals with hand weight 0 are read for the learned model only.
+ */
+export function urgencySignals(a: UrgencyInput): UrgencySignal[] {
+  const signals: UrgencySignal[] = [];
+  /** `value` units of a signal whose hand weight is `hand`; `label` adds details for the explanation. */
+  const sig = (key: string, level: Urgency, hand: number, value = 1, label = key) => {
+    if (!value) return;
+    const same = signals.find((s) => s.key === key && s.level === level);
+    if (same) same.value += value;
+    else signals.push({ key, level, value, hand, label });
   };
   const { body, subject, tax, facts } = a;
   const text = `${subject}\n${body}`.slice(0, 4000);
   // Most mail needs nothing from the reader: the prior favours low; an explicit ask earns medium.
-  add('prior', 'low', 0.15);
-  add('prior', 'medium', 0.1);
-  definitionFit(tax, `${text.slice(0, 2000)} ${a.senderWords}`, a.concepts).forEach((d, i) => add('definition', present(LEVELS[i], 'a level'), 4 * d));
+  sig('prior', 'low', 0.15);
+  sig('prior', 'medium', 0.1);
+  sig('prior', 'high', 0);
+  const fit = definitionFit(tax, `${text.slice(0, 2000)} ${a.senderWords}`, a.concepts);
+  fit.centred.forEach((d, i) => sig('definition', present(LEVELS[i], 'a level'), 4, d));
+  // (for the learned model: the best clause of each definition, and which level's definition fits best)
+  fit.clause.forEach((c, i) => sig('definition clause', present(LEVELS[i], 'a level'), 0, c));
+  const bestFit = Math.max(...fit.centred);
+  if (bestFit > 0) sig('definition fits best', present(LEVELS[fit.centred.indexOf(bestFit)], 'a level'), 0);
   // The person's urgency corrections on similar mail.
-  for (const n of a.neighbours.slice(0, 3)) if (n.sim >= 0.4) add('relabels', n.urgency, 1.5 * n.sim);
+  for (const n of a.neighbours.slice(0, 3)) if (n.sim >= 0.4) sig('relabels', n.urgency, 1.5, n.sim);
 
   // Whether the mail asks anything of the reader: a request or question leans medium, none leans low.
   // A bare question ("Fancy joining?") is weaker evidence than a request ("Could you review …").
@@ -244,19 +265,22 @@ export function urgencyOf(a: UrgencyInput): UrgencyVerdict {
   const kind = facts?.senderKind;
   // Only copied in: someone else is asked; the person is kept informed.
   const ccOnly = a.addressed === 'cc';
-  if (ccOnly) add('only in Cc', 'low', 0.55);
+  if (ccOnly) sig('only in Cc', 'low', 0.55);
   // A cold approach the person never answered asks nothing they owe.
   const pitch = !a.personWrote && OPT_OUT.test(body) && !facts?.headers['list-unsubscribe'];
-  if (pitch) add('unsolicited approach', 'low', 0.7);
+  if (pitch) sig('unsolicited approach', 'low', 0.7);
   // (copied in, the ask is usually the To person's: it counts for little)
-  if (request || payDue || invite) add('asks the reader', 'medium', ccOnly ? 0.2 : 0.55);
+  if (request || payDue || invite) {
+    sig('asks the reader', 'medium', 0.55);
+    if (ccOnly) sig('asks the reader, only in Cc', 'medium', -0.35);
+  }
   // A person's question is usually work to answer; a service's question ("Need help?") is not.
-  else if (question) add('question', 'medium', kind === 'automated' ? 0.05 : 0.3);
-  else add('asks nothing', 'low', 0.35);
-  if (payDue) add('bill to pay', 'medium', 0.4);
+  else if (question) sig(kind === 'automated' ? "a service's question" : 'question', 'medium', kind === 'automated' ? 0.05 : 0.3, 1, 'question');
+  else sig('asks nothing', 'low', 0.35);
+  if (payDue) sig('bill to pay', 'medium', 0.4);
   // A warm note from a person that asks nothing in particular ("Fancy joining?") is low.
-  if (!request && !payDue && !invite && kind === 'person' && sentimentScore(body, false).pos >= 1) add('warm note', 'low', 0.25);
-  if (invite) add('invitation', 'medium', 0.3);
+  if (!request && !payDue && !invite && kind === 'person' && sentimentScore(body, false).pos >= 1) sig('warm note', 'low', 0.25);
+  if (invite) sig('invitation', 'medium', 0.3);
 
   const own = ownWords(subject, body, a.earlierSubjects);
   const hits = (list: string[], t = own) => list.filter((w) => containsPhrase(t, w)).length;
@@ -277,64 +301,70 @@ export function urgencyOf(a: UrgencyInput): UrgencyVerdict {
   const mediumDays = Math.max(highDays + 1, levelHorizon(tax.urgency.prose.medium, 7));
   const todayOnly = highIsToday(tax.urgency.prose.high);
   if (deadline) {
-    if (todayOnly && deadline.days >= 1 && deadline.days <= mediumDays) add(`deadline "${deadline.text}" (not today)`, 'medium', 0.6 * dlWeight);
-    else if (deadline.days <= 1) add(`deadline "${deadline.text}"`, 'high', 0.9 * dlWeight);
-    else if (deadline.days <= highDays) add(`deadline "${deadline.text}"`, 'high', 0.55 * dlWeight);
-    else if (deadline.days <= mediumDays) add(`deadline "${deadline.text}"`, 'medium', 0.6 * dlWeight);
-    else if (deadline.days > 2 * mediumDays) add(`deadline "${deadline.text}" is weeks away`, 'low', 0.15);
+    if (todayOnly && deadline.days >= 1 && deadline.days <= mediumDays) sig('deadline, not today', 'medium', 0.6, dlWeight, `deadline "${deadline.text}" (not today)`);
+    else if (deadline.days <= 1) sig('deadline within a day', 'high', 0.9, dlWeight, `deadline "${deadline.text}"`);
+    else if (deadline.days <= highDays) sig('deadline within the high horizon', 'high', 0.55, dlWeight, `deadline "${deadline.text}"`);
+    else if (deadline.days <= mediumDays) sig('deadline within the medium horizon', 'medium', 0.6, dlWeight, `deadline "${deadline.text}"`);
+    else if (deadline.days > 2 * mediumDays) sig('deadline weeks away', 'low', 0.15, 1, `deadline "${deadline.text}" is weeks away`);
     // A bill due beyond the person's own "soon", when their low level names bills due later ("bills due weeks from now").
-    if (payDue && deadline.days > mediumDays && farDuesAreLow(tax.urgency.prose.low)) add(`bill due beyond ${mediumDays} days`, 'low', 0.6);
+    if (payDue && deadline.days > mediumDays && farDuesAreLow(tax.urgency.prose.low)) sig('bill due later', 'low', 0.6, 1, `bill due beyond ${mediumDays} days`);
   }
   const pressing = !!deadline && deadline.days <= mediumDays && !bulkSender;
-  add('own high cues', 'high', 1.2 * Math.min(2, ownHigh));
-  add('alarm words', 'high', 0.55 * Math.min(3, genHigh));
-  add('soon words', 'high', 0.2 * Math.min(2, soon));
-  add('own low cues', 'low', 1.0 * Math.min(2, ownLow));
-  add('calm words', 'low', 0.35 * Math.min(3, genLow));
-  add('own medium cues', 'medium', 0.8 * Math.min(2, ownMed));
+  sig('own high cues', 'high', 1.2, Math.min(2, ownHigh));
+  sig('alarm words', 'high', 0.55, Math.min(3, genHigh));
+  sig('soon words', 'high', 0.2, Math.min(2, soon));
+  sig('own low cues', 'low', 1.0, Math.min(2, ownLow));
+  sig('calm words', 'low', 0.35, Math.min(3, genLow));
+  sig('own medium cues', 'medium', 0.8, Math.min(2, ownMed));
   // "I've cancelled the duplicate invoice" is the writer's own doing, not a disruption to the reader.
   const disrupted = hits(DISRUPTION_CUES, own.replace(/\b(?:i|we)(?:'ve|'d|'ll| have| had| will)?\s+(?:\p{L}+\s+){0,2}?(?:cancell?ed|rebooked|changed|delayed)\b/giu, ' '));
   // When the person's own high level names such changes ("a travel disruption I have to act on"), a
   // machine's notice of one is that alarm, not routine automated mail.
   const disruptionHigh = !!disrupted && disruptionLevel(tax) === 'high';
-  if (disrupted) add('disruption', disruptionLevel(tax), disruptionHigh ? 0.7 : 0.5);
+  if (disrupted) sig(disruptionHigh ? 'disruption, named high' : 'disruption', disruptionLevel(tax), disruptionHigh ? 0.7 : 0.5);
   // The alert's own stated severity ("severity = warning") says how loud it means to be.
   const severity = statedSeverity(body);
-  if (severity) add(`stated severity`, severity, 0.8);
-  if (a.intentLevel) add('intent level', a.intentLevel, 0.7);
+  if (severity) sig('stated severity', severity, 0.8);
+  if (a.intentLevel) sig('intent level', a.intentLevel, 0.7);
   // Automated mail is low unless it carries alarm (security, outage) or a near deadline.
   // A notifier relaying a person's ask of the reader ("requested your review", "assigned to you")
   // carries that person's request, not a machine's announcement.
   const relayed = /\b(?:requested|requests|awaiting|needs|waiting for)\s+your\s+(?:review|approval|signature|input|response|decision|feedback)\b|\bassigned\s+(?:this\s+|it\s+)?to\s+you\b|\bmentioned you\b/i.test(askText);
-  if (kind === 'automated' && genHigh + ownHigh === 0 && !pressing && !relayed && !disruptionHigh) add('automated, no alarm', 'low', 0.6);
-  if (relayed) add('relayed ask', 'medium', 0.3);
+  if (kind === 'automated' && genHigh + ownHigh === 0 && !pressing && !relayed && !disruptionHigh) sig('automated, no alarm', 'low', 0.6);
+  if (relayed) sig('relayed ask', 'medium', 0.3);
   // Breakage with time pressure ("the demo is tomorrow and the firmware will not flash").
-  if (genHigh + ownHigh > 0 && soon > 0) add('alarm and soon', 'high', 0.3);
+  if (genHigh + ownHigh > 0 && soon > 0) sig('alarm and soon', 'high', 0.3);
   // A person asking the reader to act at once ("please come as soon as possible").
-  if (request && kind === 'person' && /\b(as soon as (?:possible|you can)|asap|right away|straight away|immediately|urgently)\b/i.test(alarmText)) add('asked to act now', 'high', 0.4);
-  if (facts?.headers['list-unsubscribe']) add('mailing list', 'low', 0.4);
+  if (request && kind === 'person' && /\b(as soon as (?:possible|you can)|asap|right away|straight away|immediately|urgently)\b/i.test(alarmText)) sig('asked to act now', 'high', 0.4);
+  if (facts?.headers['list-unsubscribe']) sig('mailing list', 'low', 0.4);
   // Thread context: an open incident stays high until someone says it is resolved.
   const resolved = saysResolved(body || subject) || (genHigh === 0 && sentimentScore(body, false).pos >= 1.5);
   // A fix applied and being watched: no longer an alarm, not yet over.
   const mitigating = !resolved && MITIGATING.test(body);
   if (a.earlier.some((u) => u === 'high')) {
     if (mitigating) {
-      add('fix applied, being monitored', 'high', -1.2);
-      add('fix applied, being monitored', 'medium', 0.6);
+      sig('fix applied, being monitored', 'high', -1.2);
+      sig('fix applied, being monitored', 'medium', 0.6);
     } else if (resolved) {
       // A resolved incident asks nothing more unless the writer asks for something (then the request counts).
-      add('thread resolved', 'high', -1.2);
-      add('thread resolved', 'low', 0.3);
-    } else add('thread still open', 'high', 1.2);
-  } else if (resolved) add('resolved', 'high', -0.5);
+      sig('thread resolved', 'high', -1.2);
+      sig('thread resolved', 'low', 0.3);
+    } else sig('thread still open', 'high', 1.2);
+  } else if (resolved) sig('resolved', 'high', -0.5);
   if (a.head) {
     // The head was trained on chat, not mail: a small say, centred so it only moves a close call.
-    add('urgency head', 'low', 0.15 * (a.head.low - 1 / 3));
-    add('urgency head', 'medium', 0.15 * (a.head.normal - 1 / 3));
-    add('urgency head', 'high', 0.15 * (a.head.high - 1 / 3));
+    sig('urgency head', 'low', 0.15, a.head.low - 1 / 3);
+    sig('urgency head', 'medium', 0.15, a.head.normal - 1 / 3);
+    sig('urgency head', 'high', 0.15, a.head.high - 1 / 3);
   }
-  const max = Math.max(...LEVELS.map((l) => weights[l]));
-  const urgency = present(LEVELS.find((l) => weights[l] === max), 'the most likely urgency');
-  reasons.sort((x, y) => Math.abs(y.weight) - Math.abs(x.weight));
-  return { urgency, weights, reasons };
+  // Read for the learned model only (hand weight 0): who sent it, where it sits in its thread.
+  if (kind) sig(`sender ${kind}`, kind === 'person' ? 'medium' : 'low', 0);
+  if (a.earlier.length) sig('reply in a thread', 'medium', 0);
+  if (a.earlier[a.earlier.length - 1] === 'medium') sig('thread was medium', 'medium', 0);
+  if (a.personWrote) sig('person wrote in the thread', 'medium', 0);
+  if (a.addressed === 'other') sig('not addressed (list or Bcc)', 'low', 0);
+  if (request) sig('request wording', 'medium', 0);
+  if (question) sig('question mark', 'medium', 0);
+  if (kind === 'automated' && genHigh + ownHigh > 0) sig('automated alarm', 'high', 0);
+  return signals;
 }
