@@ -39,6 +39,11 @@ export function vocabulary(size = 20_000): Vocabulary {
       words.push(w);
     }
   }
+  return zipf(words);
+}
+
+/** Draws from `words` with rank-frequency 1/r: the first word most often, the last most rarely. */
+export function zipf(words: string[]): Vocabulary {
   const cum = new Float64Array(words.length);
   let total = 0;
   for (let r = 0; r < words.length; r++) cum[r] = total += 1 / (r + 1);

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { percentile, ratio, round, type BenchRow } from './lib';
+import { zipf, type Vocabulary } from './_scale-gen';
 import { catchUp, listNoteFiles, VaultIndex, createVault } from '../electron/core/domains/vault';
 import { createInbox } from '../electron/core/domains/inbox';
 import { silentLogger } from '../electron/core/kernel/log';
@@ -25,28 +26,12 @@ function seeded(seed: number) {
 }
 
 /** Real text is Zipfian: a few words everywhere, most words rare. 4,000 words, rank-frequency 1/r. */
-function vocabulary(): { words: string[]; draw(rnd: () => number): string } {
+function vocabulary(): Vocabulary {
   const syl = ['ka', 'lo', 'mi', 'ren', 'tor', 'va', 'shi', 'pel', 'dun', 'ar', 'est', 'qui', 'bo', 'zan', 'fer', 'lin'];
   const words = [...WORDS];
   // Three syllables = three base-16 digits: 4,096 distinct made-up words, in a fixed order.
   for (let i = 0; words.length < 4000; i++) words.push(syl[i % 16] + syl[(i >> 4) % 16] + syl[(i >> 8) % 16]);
-  const cum: number[] = [];
-  let total = 0;
-  for (let r = 1; r <= words.length; r++) cum.push((total += 1 / r));
-  return {
-    words,
-    draw(r) {
-      const x = r() * total;
-      let lo = 0;
-      let hi = cum.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (cum[mid] < x) lo = mid + 1;
-        else hi = mid;
-      }
-      return words[lo];
-    },
-  };
+  return zipf(words);
 }
 
 function generateVault(dir: string, n: number): string[] {

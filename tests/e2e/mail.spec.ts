@@ -1,64 +1,46 @@
 import path from 'node:path';
-import { SMTPServer } from 'smtp-server';
-import type net from 'node:net';
 import { test, expect } from './fixtures';
 import { REPO_ROOT } from '../helpers/owner';
 
 const MBOX = path.join(REPO_ROOT, 'tests/fixtures/mail/labelled.mbox');
 
-test('import an mbox, open a thread, draft, approve and send', async ({ app, owner }) => {
-  const received: string[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _s, cb) {
-      let data = '';
-      stream.on('data', (c: Buffer) => (data += c.toString()));
-      stream.on('end', () => (received.push(data), cb()));
-    },
-  });
-  const port = await new Promise<number>((r) => smtp.listen(0, '127.0.0.1', () => r((smtp.server.address() as net.AddressInfo).port)));
-  try {
-    await owner.api('POST', '/api/mail/inboxes', { id: 'support', address: 'support@acme.test', name: 'Acme Support' });
-    await owner.api('PATCH', '/api/mail/inboxes/support', { smtp: { host: '127.0.0.1', port, secure: false } });
-    await app.goto(app.url().split('#')[0] + '#/mail');
+test('import an mbox, open a thread, draft, approve and send', async ({ app, owner, smtp }) => {
+  await owner.api('POST', '/api/mail/inboxes', { id: 'support', address: 'support@acme.test', name: 'Acme Support' });
+  await owner.api('PATCH', '/api/mail/inboxes/support', { smtp: { host: '127.0.0.1', port: smtp.port, secure: false } });
+  await app.goto(app.url().split('#')[0] + '#/mail');
 
-    // Import through the page's drop zone (file input), and watch it land.
-    await app.getByTestId('mail-file').setInputFiles(MBOX);
-    await expect(app.getByTestId('mail-note')).toContainText('Imported 44 of 44 messages');
-    await expect(app.locator('.mail-inbox .badge')).toHaveText(/\d+/);
-    await expect(app.getByTestId('thread-list')).toHaveAttribute('data-total-loaded', '20'); // a virtual list: only rows in view are in the DOM
+  // Import through the page's drop zone (file input), and watch it land.
+  await app.getByTestId('mail-file').setInputFiles(MBOX);
+  await expect(app.getByTestId('mail-note')).toContainText('Imported 44 of 44 messages');
+  await expect(app.locator('.mail-inbox .badge')).toHaveText(/\d+/);
+  await expect(app.getByTestId('thread-list')).toHaveAttribute('data-total-loaded', '20'); // a virtual list: only rows in view are in the DOM
 
-    // Open a thread: sanitised HTML renders in a sandboxed frame, remote content is blocked.
-    await app.getByTestId('thread-list').getByRole('button', { name: /Demo request/ }).click();
-    const view = app.getByTestId('thread-view');
-    await expect(view.getByRole('heading', { name: 'Demo request' })).toBeVisible();
-    await expect(view.locator('iframe.mail-html').first()).toHaveAttribute('sandbox', 'allow-same-origin');
-    await expect(view.getByText('Remote images and tracking pixels in this message were blocked.')).toBeVisible();
-    await view.getByRole('button', { name: 'Triage' }).first().click();
-    await expect(view.locator('.mail-message').first().locator('.chip', { hasText: /^sales$/ })).toBeVisible();
-    // A person corrects the urgency; the correction is stored (and used for similar mail later).
-    await view.locator('.mail-message').first().getByLabel('Relabel urgency').selectOption('high');
-    await expect(view.locator('.mail-message').first().locator('.chip', { hasText: 'high urgency' })).toBeVisible();
-    await expect(view.locator('.mail-message').first().getByTestId('mail-relabel')).toContainText('corrected');
+  // Open a thread: sanitised HTML renders in a sandboxed frame, remote content is blocked.
+  await app.getByTestId('thread-list').getByRole('button', { name: /Demo request/ }).click();
+  const view = app.getByTestId('thread-view');
+  await expect(view.getByRole('heading', { name: 'Demo request' })).toBeVisible();
+  await expect(view.locator('iframe.mail-html').first()).toHaveAttribute('sandbox', 'allow-same-origin');
+  await expect(view.getByText('Remote images and tracking pixels in this message were blocked.')).toBeVisible();
+  await view.getByRole('button', { name: 'Triage' }).first().click();
+  await expect(view.locator('.mail-message').first().locator('.chip', { hasText: /^sales$/ })).toBeVisible();
+  // A person corrects the urgency; the correction is stored (and used for similar mail later).
+  await view.locator('.mail-message').first().getByLabel('Relabel urgency').selectOption('high');
+  await expect(view.locator('.mail-message').first().locator('.chip', { hasText: 'high urgency' })).toBeVisible();
+  await expect(view.locator('.mail-message').first().getByTestId('mail-relabel')).toContainText('corrected');
 
-    // Draft under the default policy: risk flags show, then Approve & Send.
-    await view.getByLabel('Reply goal').fill('confirm the demo on Tuesday at 3pm');
-    await view.getByRole('button', { name: 'Draft reply' }).click();
-    await expect(view.getByLabel('Risk flags')).toContainText('goes outside your organisation');
-    await expect(view.getByLabel('Draft text')).toHaveValue(/Hi Dan,[\s\S]*Best regards/);
-    await view.getByRole('button', { name: 'Approve & Send' }).scrollIntoViewIfNeeded();
-    await app.screenshot({ path: test.info().outputPath('mail-draft.png') });
-    await view.getByRole('button', { name: 'Approve & Send' }).click();
-    await expect(app.getByTestId('mail-note')).toContainText('Reply sent.');
-    expect(received).toHaveLength(1);
-    expect(received[0]).toContain('In-Reply-To: <html3@fixture.acme.test>');
-    await expect(view.locator('.mail-message.outbound')).toHaveCount(2);
-    await app.screenshot({ path: test.info().outputPath('mail-sent.png') });
-  } finally {
-    await new Promise<void>((r) => smtp.close(() => r()));
-  }
+  // Draft under the default policy: risk flags show, then Approve & Send.
+  await view.getByLabel('Reply goal').fill('confirm the demo on Tuesday at 3pm');
+  await view.getByRole('button', { name: 'Draft reply' }).click();
+  await expect(view.getByLabel('Risk flags')).toContainText('goes outside your organisation');
+  await expect(view.getByLabel('Draft text')).toHaveValue(/Hi Dan,[\s\S]*Best regards/);
+  await view.getByRole('button', { name: 'Approve & Send' }).scrollIntoViewIfNeeded();
+  await app.screenshot({ path: test.info().outputPath('mail-draft.png') });
+  await view.getByRole('button', { name: 'Approve & Send' }).click();
+  await expect(app.getByTestId('mail-note')).toContainText('Reply sent.');
+  expect(smtp.received).toHaveLength(1);
+  expect(smtp.received[0]).toContain('In-Reply-To: <html3@fixture.acme.test>');
+  await expect(view.locator('.mail-message.outbound')).toHaveCount(2);
+  await app.screenshot({ path: test.info().outputPath('mail-sent.png') });
 });
 
 test('importing twice in a row brings the file picker back each time, even when progress events arrive after the reply', async ({ app, owner }) => {

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { MailroomError, invalidArgument, notFound } from '../../kernel/errors';
 import type { Clock, JsonObject, JsonSchema, SecretBox } from '../../kernel/types';
-import { parseCondition, type Condition } from './conditions';
+import { parseCondition } from './conditions';
 import type { Adapter, DistributionRow, KeyValue, Mapper, Route, Transport } from './types';
 import { SECRET_MASK, decodeParamName, detectSecretArgs, detectSecretParams, joinUrl, looksSecret, maskArg, splitUrl } from './secrets';
 import { countRows } from '../../kernel/db';
@@ -93,18 +93,8 @@ interface DistRow {
 /** What a person sets on an adapter: everything but its id and timestamps. */
 export type AdapterFields = Omit<Adapter, 'id' | 'created_at' | 'updated_at'>;
 
-export interface RouteFields {
-  name: string;
-  enabled: boolean;
-  priority: number;
-  condition: Condition;
-  adapter_id: string;
-  tool: string;
-  mapper: Mapper;
-  mapping: JsonObject | null;
-  instructions: string;
-  allow_fallback: boolean;
-}
+/** What a person sets on a route: everything but its id, timestamps and the cached tool schema. */
+export type RouteFields = Omit<Route, 'id' | 'tool_schema' | 'tool_schema_hash' | 'created_at' | 'updated_at'>;
 
 export interface DistributionFilter {
   route_id?: string;

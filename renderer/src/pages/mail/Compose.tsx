@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { ApiError, call, routes } from '../../api';
 import { who, when } from './format';
 import { forwardSubject, splitRecipients, type InboxView, type MailSendResult, type MessageView } from '../../../../shared/contract/mail';
+import { FormFooter } from '../../components/FormFooter';
 
 /** What the compose pane writes: a new message, or a forward of one message. */
 export type ComposeMode = { kind: 'new' } | { kind: 'forward'; message: MessageView };
@@ -104,20 +105,9 @@ export function Compose({ inbox, mode, onDone, onCancel }: { inbox: InboxView; m
           <pre className="mail-text">{fwd.text.slice(0, 2000)}</pre>
         </div>
       )}
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-      <div className="toolbar">
-        <button className="btn btn-primary" disabled={busy || !canSend} title="Send (Ctrl+Enter)">
-          {busy ? 'Sending…' : 'Send'}
-        </button>
-        <button type="button" className="btn" onClick={onCancel}>
-          Cancel
-        </button>
+      <FormFooter error={error} busy={busy} blocked={!canSend} submit={busy ? 'Sending…' : 'Send'} submitTitle="Send (Ctrl+Enter)" onCancel={onCancel}>
         <span className="muted mail-compose-hint">Ctrl+Enter sends · Esc cancels</span>
-      </div>
+      </FormFooter>
     </form>
   );
 }

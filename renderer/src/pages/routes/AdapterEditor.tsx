@@ -3,6 +3,7 @@ import { call, routes } from '../../api';
 import type { Adapter, KeyValue } from '../../../../shared/contract/router';
 import { errorText } from './format';
 import { decodeParamName, detectSecretArgs, looksSecret, splitUrl } from '../../../../shared/secrets';
+import { FormFooter } from '../../components/FormFooter';
 
 interface ArgRow {
   value: string;
@@ -220,19 +221,7 @@ export function AdapterEditor({ adapter, onSaved, onCancel }: Props) {
           <input className="input" type="number" min={1} value={timeout} onChange={(e) => setTimeoutS(Number(e.target.value))} />
         </label>
       </div>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-      <div className="toolbar">
-        <button className="btn btn-primary" type="submit" disabled={busy}>
-          {adapter ? 'Save' : 'Add adapter'}
-        </button>
-        <button className="btn" type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormFooter error={error} busy={busy} submit={adapter ? 'Save' : 'Add adapter'} onCancel={onCancel} />
     </form>
   );
 }

@@ -3,6 +3,7 @@ import { call, routes } from '../../api';
 import { ConditionBuilder } from './ConditionBuilder';
 import type { Adapter, Condition, Preview, Route, RouteResult, ToolInfo } from '../../../../shared/contract/router';
 import { errorText } from './format';
+import { FormFooter } from '../../components/FormFooter';
 
 const SAMPLE = { title: 'Call Dana about the swim meet', content: 'Owen has a meet on Friday. Bring towels.', tags: ['todo', 'family'], entities: ['Dana', 'Owen'], intent: 'task', folder: 'family/swim', source: 'note', date: '2026-01-22' };
 
@@ -246,19 +247,7 @@ export function RouteEditor({ route, adapters, onSaved, onCancel }: Props) {
           <pre className="snippet">{JSON.stringify(testResult.result, null, 2)}</pre>
         </div>
       )}
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-      <div className="toolbar">
-        <button className="btn btn-primary" type="submit" disabled={busy}>
-          Save route
-        </button>
-        <button className="btn" type="button" onClick={onCancel}>
-          Close
-        </button>
-      </div>
+      <FormFooter error={error} busy={busy} submit="Save route" cancel="Close" onCancel={onCancel} />
     </form>
   );
 }

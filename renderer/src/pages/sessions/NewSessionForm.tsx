@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { call, errorText, routes } from '../../api';
 import type { SessionDto } from '../../../../shared/contract/sessions';
+import { FormFooter } from '../../components/FormFooter';
 
 export function NewSessionForm({ sessions, onCreated, onCancel }: { sessions: SessionDto[]; onCreated: (t: SessionDto) => void; onCancel: () => void }) {
   const [name, setName] = useState('');
@@ -51,19 +52,7 @@ export function NewSessionForm({ sessions, onCreated, onCancel }: { sessions: Se
           </select>
         </label>
       </div>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-      <div className="toolbar">
-        <button className="btn btn-primary" type="submit" disabled={busy || !name.trim() || !dir.trim()}>
-          {busy ? 'Creating…' : 'Create session'}
-        </button>
-        <button className="btn" type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormFooter error={error} busy={busy} blocked={!name.trim() || !dir.trim()} submit={busy ? 'Creating…' : 'Create session'} onCancel={onCancel} />
     </form>
   );
 }

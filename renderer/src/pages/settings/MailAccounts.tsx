@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import type { ImapSyncState, InboxView, MailTestBody, MailTestResult } from '../../../../shared/contract/mail';
 import { call, errorText, routes } from '../../api';
 import { HubEvent } from '../../../../shared/contract';
@@ -110,6 +110,86 @@ function TestResult({ r, testId }: { r: MailTestResult | string | null; testId: 
   );
 }
 
+type ServerKind = 'imap' | 'smtp';
+
+/** What differs between the IMAP and the SMTP part of the form; the fields are otherwise the same. */
+const SERVER: Record<ServerKind, { legend: string; name: string; loginRequired: boolean; secure: string }> = {
+  imap: { legend: 'Receive mail (IMAP)', name: 'IMAP', loginRequired: true, secure: 'TLS, usually port 993' },
+  smtp: { legend: 'Send mail (SMTP)', name: 'SMTP', loginRequired: false, secure: 'TLS from the start, usually port 465; off for 587' },
+};
+
+/** One server's fieldset: on/off, host, port, login, TLS, any extra fields, and a connection test. */
+function ServerFields(props: {
+  kind: ServerKind;
+  f: FormState;
+  set: <K extends keyof FormState>(k: K, v: FormState[K]) => void;
+  editing: InboxView | null;
+  busy: string | null;
+  onTest: () => void;
+  result: MailTestResult | string | null;
+  children?: ReactNode;
+}) {
+  const { kind, f, set, editing, busy } = props;
+  const { legend, name, loginRequired, secure } = SERVER[kind];
+  const [on, host, port, user, password, tls] = [`${kind}On`, `${kind}Host`, `${kind}Port`, `${kind}User`, `${kind}Password`, `${kind}Secure`] as const;
+  return (
+    <fieldset>
+      <legend>
+        <label className="check">
+          <input type="checkbox" checked={f[on]} onChange={(e) => set(on, e.target.checked)} /> {legend}
+        </label>
+      </legend>
+      {f[on] && (
+        <>
+          <div className="form-grid">
+            <label>
+              {name} server
+              <input className="input" required value={f[host]} onChange={(e) => set(host, e.target.value)} placeholder={`${kind}.example.com`} />
+            </label>
+            <label className="narrow">
+              Port
+              <input className="input" required inputMode="numeric" value={f[port]} onChange={(e) => set(port, e.target.value.replace(/\D/g, ''))} />
+            </label>
+            <label>
+              {loginRequired ? (
+                'User name'
+              ) : (
+                <span>
+                  User name <span className="muted">(empty: no login)</span>
+                </span>
+              )}
+              <input className="input" required={loginRequired} value={f[user]} onChange={(e) => set(user, e.target.value)} autoComplete="off" />
+            </label>
+            <label>
+              Password
+              <input
+                className="input"
+                type="password"
+                required={loginRequired && !editing?.[kind]}
+                value={f[password]}
+                onChange={(e) => set(password, e.target.value)}
+                placeholder={editing?.[kind]?.has_password ? 'stored — leave empty to keep it' : ''}
+                autoComplete="new-password"
+                aria-label={`${name} password`}
+              />
+            </label>
+            {props.children}
+            <label className="check">
+              <input type="checkbox" checked={f[tls]} onChange={(e) => set(tls, e.target.checked)} /> Secure connection ({secure})
+            </label>
+          </div>
+          <div className="toolbar">
+            <button type="button" className="btn" onClick={props.onTest} disabled={!!busy || !f[host] || (loginRequired && !f[user])}>
+              {busy === `test-${kind}` ? 'Testing…' : 'Test connection'}
+            </button>
+            <TestResult r={props.result} testId={`${kind}-test-result`} />
+          </div>
+        </>
+      )}
+    </fieldset>
+  );
+}
+
 /** Add or edit the IMAP + SMTP account of one inbox. */
 function AccountForm({ editing, onDone }: { editing: InboxView | null; onDone: (saved: boolean) => void }) {
   const [f, setF] = useState<FormState>(editing ? formOf(editing) : blank);
@@ -162,8 +242,6 @@ function AccountForm({ editing, onDone }: { editing: InboxView | null; onDone: (
     );
   };
 
-  const stored = (has: boolean | undefined) => (has ? 'stored — leave empty to keep it' : '');
-
   return (
     <form
       className="account-form"
@@ -186,106 +264,13 @@ function AccountForm({ editing, onDone }: { editing: InboxView | null; onDone: (
         </label>
       </div>
 
-      <fieldset>
-        <legend>
-          <label className="check">
-            <input type="checkbox" checked={f.imapOn} onChange={(e) => set('imapOn', e.target.checked)} /> Receive mail (IMAP)
-          </label>
-        </legend>
-        {f.imapOn && (
-          <>
-            <div className="form-grid">
-              <label>
-                IMAP server
-                <input className="input" required value={f.imapHost} onChange={(e) => set('imapHost', e.target.value)} placeholder="imap.example.com" />
-              </label>
-              <label className="narrow">
-                Port
-                <input className="input" required inputMode="numeric" value={f.imapPort} onChange={(e) => set('imapPort', e.target.value.replace(/\D/g, ''))} />
-              </label>
-              <label>
-                User name
-                <input className="input" required value={f.imapUser} onChange={(e) => set('imapUser', e.target.value)} autoComplete="off" />
-              </label>
-              <label>
-                Password
-                <input
-                  className="input"
-                  type="password"
-                  required={!editing?.imap}
-                  value={f.imapPassword}
-                  onChange={(e) => set('imapPassword', e.target.value)}
-                  placeholder={stored(editing?.imap?.has_password)}
-                  autoComplete="new-password"
-                  aria-label="IMAP password"
-                />
-              </label>
-              <label>
-                Folder
-                <input className="input" value={f.mailbox} onChange={(e) => set('mailbox', e.target.value)} />
-              </label>
-              <label className="check">
-                <input type="checkbox" checked={f.imapSecure} onChange={(e) => set('imapSecure', e.target.checked)} /> Secure connection (TLS, usually port 993)
-              </label>
-            </div>
-            <div className="toolbar">
-              <button type="button" className="btn" onClick={() => test('imap')} disabled={!!busy || !f.imapHost || !f.imapUser}>
-                {busy === 'test-imap' ? 'Testing…' : 'Test connection'}
-              </button>
-              <TestResult r={imapTest} testId="imap-test-result" />
-            </div>
-          </>
-        )}
-      </fieldset>
-
-      <fieldset>
-        <legend>
-          <label className="check">
-            <input type="checkbox" checked={f.smtpOn} onChange={(e) => set('smtpOn', e.target.checked)} /> Send mail (SMTP)
-          </label>
-        </legend>
-        {f.smtpOn && (
-          <>
-            <div className="form-grid">
-              <label>
-                SMTP server
-                <input className="input" required value={f.smtpHost} onChange={(e) => set('smtpHost', e.target.value)} placeholder="smtp.example.com" />
-              </label>
-              <label className="narrow">
-                Port
-                <input className="input" required inputMode="numeric" value={f.smtpPort} onChange={(e) => set('smtpPort', e.target.value.replace(/\D/g, ''))} />
-              </label>
-              <label>
-                <span>
-                  User name <span className="muted">(empty: no login)</span>
-                </span>
-                <input className="input" value={f.smtpUser} onChange={(e) => set('smtpUser', e.target.value)} autoComplete="off" />
-              </label>
-              <label>
-                Password
-                <input
-                  className="input"
-                  type="password"
-                  value={f.smtpPassword}
-                  onChange={(e) => set('smtpPassword', e.target.value)}
-                  placeholder={stored(editing?.smtp?.has_password)}
-                  autoComplete="new-password"
-                  aria-label="SMTP password"
-                />
-              </label>
-              <label className="check">
-                <input type="checkbox" checked={f.smtpSecure} onChange={(e) => set('smtpSecure', e.target.checked)} /> Secure connection (TLS from the start, usually port 465; off for 587)
-              </label>
-            </div>
-            <div className="toolbar">
-              <button type="button" className="btn" onClick={() => test('smtp')} disabled={!!busy || !f.smtpHost}>
-                {busy === 'test-smtp' ? 'Testing…' : 'Test connection'}
-              </button>
-              <TestResult r={smtpTest} testId="smtp-test-result" />
-            </div>
-          </>
-        )}
-      </fieldset>
+      <ServerFields kind="imap" f={f} set={set} editing={editing} busy={busy} onTest={() => test('imap')} result={imapTest}>
+        <label>
+          Folder
+          <input className="input" value={f.mailbox} onChange={(e) => set('mailbox', e.target.value)} />
+        </label>
+      </ServerFields>
+      <ServerFields kind="smtp" f={f} set={set} editing={editing} busy={busy} onTest={() => test('smtp')} result={smtpTest} />
 
       <p className="muted small">Passwords are sealed on this machine and never shown again.</p>
       {error && (
