@@ -142,6 +142,33 @@ interface Model {
   calibration?: FilingWeights['calibration'];
 }
 
+/** What the ranker makes of an item (independent of thresholds and calibration). */
+interface Ranked {
+  folder?: string;
+  p1: number;
+  hand: number;
+  strong: boolean;
+}
+const rankCache = new WeakMap<number[], WeakMap<Prepared, Ranked>>();
+
+function rankOf(p: Prepared, ranker: number[]): Ranked {
+  let c = rankCache.get(ranker);
+  if (!c) rankCache.set(ranker, (c = new WeakMap()));
+  const hit = c.get(p);
+  if (hit) return hit;
+  const first = rankCandidates(p.cands, ranker)[0];
+  const r: Ranked = first
+    ? {
+        folder: first[0],
+        p1: first[1],
+        hand: handConfidence(p.evidence, p.handRanked, first[0]),
+        strong: p.evidence.some((e) => STRONG_KINDS.has(e.kind) && [...e.votes].some(([f, w]) => w > 0 && (f === first[0] || f.startsWith(first[0] + '/') || first[0].startsWith(f + '/')))),
+      }
+    : { p1: 0, hand: 0, strong: false };
+  c.set(p, r);
+  return r;
+}
+
 function decide(p: Prepared, m: Model): Decision {
   const t = p.row.trace;
   const out = (action: string, destination: string | null, cal: Decision['cal']): Decision => {
@@ -161,12 +188,9 @@ function decide(p: Prepared, m: Model): Decision {
   if (early?.action === 'delete') return out('delete', early.path, { kind: 'delete', hand: 0.93, strong: true });
   if (early?.reason === 'overlap') return out('merge', early.path, { kind: 'merge', hand: Math.min(0.93, 0.55 + 0.4 * early.overlap), strong: true });
   if (early?.reason === 'ask') return out('merge', early.path, { kind: 'merge', hand: early.confidence, strong: true });
-  const ranked = rankCandidates(p.cands, m.ranker);
-  const first = ranked[0];
-  const hand = first ? handConfidence(p.evidence, p.handRanked, first[0]) : 0;
-  if (!first || !t.placed || hand < m.thresholds.keep) return out('keep', null, undefined);
-  const strong = p.evidence.some((e) => STRONG_KINDS.has(e.kind) && [...e.votes].some(([f, w]) => w > 0 && (f === first[0] || f.startsWith(first[0] + '/') || first[0].startsWith(f + '/'))));
-  return out('move', first[0], { kind: 'move', p1: first[1], hand, strong });
+  const r = rankOf(p, m.ranker);
+  if (!r.folder || !t.placed || r.hand < m.thresholds.keep) return out('keep', null, undefined);
+  return out('move', r.folder, { kind: 'move', p1: r.p1, hand: r.hand, strong: r.strong });
 }
 
 // ---------------------------------------------------------------- fitting
@@ -174,24 +198,49 @@ function decide(p: Prepared, m: Model): Decision {
 /** Softmax over candidates, L2 towards the hand ranking; Adam, full batch, fixed steps (deterministic). */
 function fitRanker(items: Prepared[], lambda: number, iters = 300): number[] {
   const prior = FEATURE_NAMES.map((n) => HAND_RANKER[n] ?? 0);
-  const w = [...prior];
+  const D = prior.length;
+  const w = Float64Array.from(prior);
   const data = items.filter((p) => p.y >= 0 && p.cands.length > 1);
-  if (!data.length) return w;
-  const D = w.length;
-  const mom = new Array<number>(D).fill(0);
-  const vel = new Array<number>(D).fill(0);
+  if (!data.length) return [...w];
+  // Flat feature rows: X[row * D + i]; per item its first row and count.
+  const starts: number[] = [];
+  const counts: number[] = [];
+  const ys: number[] = [];
+  const rows: number[] = [];
+  for (const p of data) {
+    starts.push(rows.length / D);
+    counts.push(p.cands.length);
+    ys.push(p.y);
+    for (const c of p.cands) rows.push(...c.x);
+  }
+  const X = Float64Array.from(rows);
+  const mom = new Float64Array(D);
+  const vel = new Float64Array(D);
+  const g = new Float64Array(D);
+  const s = new Float64Array(64);
   const lr = 0.05;
   for (let it = 1; it <= iters; it++) {
-    const g = new Array<number>(D).fill(0);
-    for (const p of data) {
-      const s = p.cands.map((c) => c.x.reduce((a, v, i) => a + v * (w[i] ?? 0), 0));
-      const mx = Math.max(...s);
-      const e = s.map((v) => Math.exp(v - mx));
-      const z = e.reduce((a, b) => a + b, 0);
-      p.cands.forEach((c, j) => {
-        const q = (e[j] ?? 0) / z - (j === p.y ? 1 : 0);
-        if (q !== 0) for (let i = 0; i < D; i++) g[i] = (g[i] ?? 0) + (q * (c.x[i] ?? 0)) / data.length;
-      });
+    g.fill(0);
+    for (let k = 0; k < data.length; k++) {
+      const r0 = starts[k] ?? 0;
+      const n = counts[k] ?? 0;
+      const sc = n <= s.length ? s : new Float64Array(n);
+      let mx = -Infinity;
+      for (let j = 0; j < n; j++) {
+        let v = 0;
+        const o = (r0 + j) * D;
+        for (let i = 0; i < D; i++) v += (X[o + i] ?? 0) * (w[i] ?? 0);
+        sc[j] = v;
+        if (v > mx) mx = v;
+      }
+      let z = 0;
+      for (let j = 0; j < n; j++) z += sc[j] = Math.exp((sc[j] ?? 0) - mx);
+      for (let j = 0; j < n; j++) {
+        const q = ((sc[j] ?? 0) / z - (j === ys[k] ? 1 : 0)) / data.length;
+        if (q === 0) continue;
+        const o = (r0 + j) * D;
+        for (let i = 0; i < D; i++) g[i] = (g[i] ?? 0) + q * (X[o + i] ?? 0);
+      }
     }
     for (let i = 0; i < D; i++) {
       const gi = (g[i] ?? 0) + 2 * lambda * ((w[i] ?? 0) - (prior[i] ?? 0));
@@ -202,7 +251,7 @@ function fitRanker(items: Prepared[], lambda: number, iters = 300): number[] {
       w[i] = (w[i] ?? 0) - (lr * mh) / (Math.sqrt(vh) + 1e-8);
     }
   }
-  return w.map((x) => Math.round(x * 1e4) / 1e4);
+  return [...w].map((x) => Math.round(x * 1e4) / 1e4);
 }
 
 const GRID: Record<keyof Thresholds, number[]> = {
