@@ -188,6 +188,7 @@ function decide(p: Prepared, m: Model): Decision {
   if (early?.action === 'delete') return out('delete', early.path, { kind: 'delete', hand: 0.93, strong: true });
   if (early?.reason === 'overlap') return out('merge', early.path, { kind: 'merge', hand: Math.min(0.93, 0.55 + 0.4 * early.overlap), strong: true });
   if (early?.reason === 'ask') return out('merge', early.path, { kind: 'merge', hand: early.confidence, strong: true });
+  if (early?.reason === 'lead' || early?.reason === 'person') return out('merge', early.path, { kind: 'merge', hand: 0.5 + 0.3 * Math.min(1, early.cos / 0.3), strong: true });
   const r = rankOf(p, m.ranker);
   if (!r.folder || !t.placed || r.hand < m.thresholds.keep) return out('keep', null, undefined);
   return out('move', r.folder, { kind: 'move', p1: r.p1, hand: r.hand, strong: r.strong });
@@ -259,6 +260,8 @@ const GRID: Record<keyof Thresholds, number[]> = {
   overlap: [0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.01],
   ask: [0, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 1.01],
   keep: [0, 0.03, 0.06, 0.1, 0.15, 0.2, 0.25, 0.3],
+  lead: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 1.01],
+  person: [0, 0.05, 0.1, 0.2, 0.3, 1.01],
 };
 
 /** Mean over sets of each set's accuracy (every set counts the same, whatever its size). */

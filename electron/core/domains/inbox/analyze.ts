@@ -233,6 +233,41 @@ function mergeTarget(title: string, body: string, itemVec: Map<string, number>, 
   return titledAfterNote(title, body, ctx);
 }
 
+/**
+ * A note named by the lead of the item's title ("Prêt travaux - offre" → the note "Prêt travaux"):
+ * an item that may add to it (how much it reads like it, for the learned threshold).
+ */
+function leadNote(title: string, itemVec: Map<string, number>, p: Profiles, index: AnalyzeContext['vault']['index']): ActionFeatures['lead'] {
+  const lead = titleLead(title);
+  if (!lead || lead === title.trim() || terms(lead).length === 0) return null;
+  const want = normName(lead);
+  const hits = index
+    .search(lead, { limit: 10, mode: 'AND', excludeFolder: INBOX_FOLDER, snippets: false })
+    .filter((h) => isDestination(folderOfPath(h.path)) && !p.isPeople(folderOfPath(h.path)) && (normName(h.title) === want || normName(titleLead(h.title)) === want));
+  if (hits.length !== 1 || !hits[0]) return null;
+  return { path: hits[0].path, title: hits[0].title, cos: round2(cosine(itemVec, p.noteVector(hits[0].path) ?? new Map())) };
+}
+
+/** A title about how to reach or know someone ("Baptiste new number", "Priya bday"). */
+const CONTACT_TITLE = /\b(bday|birthday|number|address|phone|mobile|e-?mail|contact|details)\b/i;
+/** A phone number or an e-mail address. */
+const CONTACT_DETAIL = /[\w.+-]+@[\w-]+\.[\w.]+|(?:^|\s)\+?\d[\d .-]{7,14}\d(?:\s|$)/;
+
+/**
+ * The note of a person the item's title starts with ("Baptiste new number" → people/Baptiste Roux.md):
+ * their whole name or a first name only one person note has; `about`: the item says how to reach or
+ * know them (a number, an e-mail, a birthday…).
+ */
+function personNote(title: string, body: string, itemVec: Map<string, number>, p: Profiles, index: AnalyzeContext['vault']['index']): ActionFeatures['person'] {
+  const first = /^\p{Lu}[\p{L}'’-]+/u.exec(title.trim())?.[0];
+  if (!first) return null;
+  const key = normName(first);
+  const people = p.folders.filter((f) => f.people && isDestination(f.folder));
+  const matches = people.flatMap((f) => index.notesIn(f.folder, { deep: false, limit: 2000 })).filter((n) => normName(n.title).split(' ')[0] === key);
+  if (matches.length !== 1 || !matches[0]) return null;
+  return { path: matches[0].path, title: matches[0].title, about: CONTACT_TITLE.test(title) || (body.split(/\s+/).length <= 40 && CONTACT_DETAIL.test(body)), cos: round2(cosine(itemVec, p.noteVector(matches[0].path) ?? new Map())) };
+}
+
 /** Words that name a running collection ("CPD log", "Seed list 2026"), not what it collects. */
 const COLLECTION = /^(log|list|tracker|notes|record|register|diary|tally|bank|index)$/;
 /** A title's name words: lowercase, numbers and collection words dropped, a plural 's' dropped. */
@@ -571,7 +606,13 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   // "Add this to my banana bread notes", "Update to recall training:", a title "Recall update":
   // the person names the note to merge into.
   const target = mergeTarget(title, body, itemVec, p, ctx);
-  const actionFeatures: ActionFeatures = { overlaps, shingles: mine.size, ask: target ? { path: target.path, title: target.title, confidence: round2(target.confidence) } : null };
+  const actionFeatures: ActionFeatures = {
+    overlaps,
+    shingles: mine.size,
+    ask: target ? { path: target.path, title: target.title, confidence: round2(target.confidence) } : null,
+    lead: leadNote(title, itemVec, p, index),
+    person: personNote(title, body, itemVec, p, index),
+  };
 
   const pf = personFolder(nameTitle(title, note.body), body, p, index);
   if (pf) {
@@ -730,6 +771,12 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     const hand = Math.min(0.93, 0.55 + 0.4 * early.overlap);
     const conf = W ? calibrate(W.calibration.merge, { hand }) : hand;
     return finish(base({ suggested_action: 'merge', destination: early.path, confidence: round2(conf), reasoning: `${Math.round(early.overlap * 100)}% overlap with ${early.path}; merge` }));
+  }
+  if (early?.reason === 'lead' || early?.reason === 'person') {
+    const hand = 0.5 + 0.3 * Math.min(1, early.cos / 0.3);
+    const conf = W ? calibrate(W.calibration.merge, { hand }) : hand;
+    const why = early.reason === 'lead' ? `its title names ${clip(early.title, 50)}` : `more about ${clip(early.title, 40)}`;
+    return finish(base({ suggested_action: 'merge', destination: early.path, confidence: round2(conf), reasoning: `${why}; merge into ${early.path}` }));
   }
   if (early?.reason === 'ask') {
     const conf = W ? calibrate(W.calibration.merge, { hand: early.confidence }) : early.confidence;

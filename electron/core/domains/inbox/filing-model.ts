@@ -90,6 +90,10 @@ export interface ActionFeatures {
   shingles: number;
   /** The note the item asks to be merged into, and how sure that ask is. */
   ask: { path: string; title: string; confidence: number } | null;
+  /** A note named by the lead of the title ("Prêt travaux - offre" → "Prêt travaux"), and how much the item reads like it. */
+  lead?: { path: string; title: string; cos: number } | null;
+  /** The person note the title starts with; `about`: the item gives a way to reach or know them. */
+  person?: { path: string; title: string; about: boolean; cos: number } | null;
 }
 
 export interface Thresholds {
@@ -101,14 +105,19 @@ export interface Thresholds {
   ask: number;
   /** Move evidence (hand confidence × margin) below this → keep ("nowhere to put it"). */
   keep: number;
+  /** A note named by the title's lead, the item reading at least this much like it → merge (above 1: never). */
+  lead: number;
+  /** A person note the title starts with, the item saying how to reach or know them, reading at least this much like it → merge (above 1: never). */
+  person: number;
 }
 
-export const HAND_THRESHOLDS: Thresholds = { duplicate: 0.9, overlap: 0.6, ask: 0, keep: 0.06 };
+export const HAND_THRESHOLDS: Thresholds = { duplicate: 0.9, overlap: 0.6, ask: 0, keep: 0.06, lead: 1.01, person: 1.01 };
 
 export type EarlyAction =
   | { action: 'delete'; path: string; overlap: number }
   | { action: 'merge'; path: string; overlap: number; reason: 'overlap' }
-  | { action: 'merge'; path: string; confidence: number; title: string; reason: 'ask' };
+  | { action: 'merge'; path: string; confidence: number; title: string; reason: 'ask' }
+  | { action: 'merge'; path: string; cos: number; title: string; reason: 'lead' | 'person' };
 
 /** Duplicate, overlap merge or asked-for merge, in that order (before any folder is weighed). */
 export function earlyAction(a: ActionFeatures, t: Thresholds): EarlyAction | undefined {
@@ -123,6 +132,8 @@ export function earlyAction(a: ActionFeatures, t: Thresholds): EarlyAction | und
     }
   }
   if (a.ask && a.ask.confidence >= t.ask) return { action: 'merge', path: a.ask.path, confidence: a.ask.confidence, title: a.ask.title, reason: 'ask' };
+  if (a.lead && a.lead.cos >= t.lead) return { action: 'merge', path: a.lead.path, cos: a.lead.cos, title: a.lead.title, reason: 'lead' };
+  if (a.person?.about && a.person.cos >= t.person) return { action: 'merge', path: a.person.path, cos: a.person.cos, title: a.person.title, reason: 'person' };
   return undefined;
 }
 
@@ -133,7 +144,7 @@ export type PlattModel = z.infer<typeof Platt>;
 const WeightsFile = z.object({
   version: z.literal(1),
   ranker: z.record(z.string(), z.number()),
-  thresholds: z.object({ duplicate: z.number(), overlap: z.number(), ask: z.number(), keep: z.number() }),
+  thresholds: z.object({ duplicate: z.number(), overlap: z.number(), ask: z.number(), keep: z.number(), lead: z.number(), person: z.number() }),
   calibration: z.object({ move: Platt, merge: Platt, delete: Platt }),
 });
 export type FilingWeightsFile = z.infer<typeof WeightsFile>;
