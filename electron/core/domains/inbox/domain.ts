@@ -10,6 +10,7 @@ import { HubEvent, type ReplyOf } from '../../../../shared/contract';
 import { inboxRoutes as R } from './contract';
 import { implement } from '../../kernel/route';
 import { analyzeOne, INBOX_FOLDER, type AnalysisDetail } from './analyze';
+import { loadFilingWeights, type FilingWeights } from './filing-model';
 import { saveItem, type SaveInput, type SaveResult } from './capture';
 import type { ActionInput, AnalysisItem, AnalyzeResult, ExampleRow, ExecuteResult, UndoResult } from './contract';
 import { InboxJournal } from './execute';
@@ -31,6 +32,8 @@ import { countRows } from '../../kernel/db';
 export interface InboxDeps {
   vault: VaultApi;
   nlp?: Nlp;
+  /** Learned filing weights; default `<appRoot>/models/filing-weights.json` (hand values when absent or invalid), null for the hand values. */
+  weights?: FilingWeights | null;
 }
 
 export interface CaptureFile {
@@ -79,6 +82,8 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
   inboxSchema(db);
   const journal = new InboxJournal({ db, vault, trashDir: path.join(ctx.config.dataDir, 'trash'), clock: ctx.clock, log });
   const examples = new ExampleStore(db, () => ctx.clock.now());
+  const weights = deps.weights === null ? undefined : (deps.weights ?? loadFilingWeights(ctx.config.appRoot));
+  log.info(weights ? 'filing weights loaded from models/filing-weights.json' : 'filing weights: hand values');
   let rulesCache: { key: string; rules: Rules } | undefined;
   let timer: NodeJS.Timeout | undefined;
   /** Settles when the pending debounce fires or is cancelled, so idle() waits without polling. */
@@ -117,7 +122,7 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
         if (e instanceof MailroomError && e.status !== 404) throw e;
         throw notFound(`No note at ${rel}; inbox items are listed by inbox_analyze without paths.`, { path: rel }, 'note_not_found');
       }
-      const detail = await analyzeOne(rel, text, { vault, nlp: deps.nlp, rules: r, now: ctx.clock.now(), taken, memory: (p) => examples.memory(p) });
+      const detail = await analyzeOne(rel, text, { vault, nlp: deps.nlp, rules: r, now: ctx.clock.now(), taken, memory: (p) => examples.memory(p), weights });
       out.push({ detail, hash: sha256(text) });
     }
     return out;

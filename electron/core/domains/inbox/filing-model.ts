@@ -20,8 +20,8 @@ export type FilingKind = (typeof FILING_KINDS)[number];
 /** Kinds that can carry a confidence of 0.8 or more on their own (the rest is word overlap). */
 export const STRONG_KINDS: ReadonlySet<FilingKind> = new Set(['rule', 'hint', 'examples', 'named', 'entity', 'person', 'link']);
 
-/** Per kind: raw votes (the hand ranking's scale), share of the kind's votes, is the kind's top folder. */
-const PER_KIND = ['votes', 'share', 'top'] as const;
+/** Per kind: raw votes (the hand ranking's scale), share of the kind's votes, is the kind's top folder, amount × share. */
+const PER_KIND = ['votes', 'share', 'top', 'amount'] as const;
 const PER_FOLDER = ['folder.people', 'folder.size', 'folder.depth'] as const;
 /** Feature names, in vector order. */
 export const FEATURE_NAMES: string[] = [...FILING_KINDS.flatMap((k) => PER_KIND.map((f) => `${k}.${f}`)), ...PER_FOLDER];
@@ -59,12 +59,14 @@ export function candidateFeatures(kinds: KindVotes[], meta: (folder: string) => 
     for (const [f, w] of by) if (w > topW || (w === topW && f < top)) [top, topW] = [f, w];
     stats.set(k.kind, { total, top, by });
   }
+  const amounts = new Map(kinds.map((k) => [k.kind, Math.max(0, Math.min(1, k.amount))]));
   return [...folders].sort().map((folder) => {
     const x: number[] = [];
     for (const kind of FILING_KINDS) {
       const s = stats.get(kind);
       const v = s?.by.get(folder) ?? 0;
-      x.push(v, s && s.total > 0 ? v / s.total : 0, s && s.top === folder ? 1 : 0);
+      const share = s && s.total > 0 ? v / s.total : 0;
+      x.push(v, share, s && s.top === folder ? 1 : 0, (amounts.get(kind) ?? 0) * share);
     }
     const m = meta(folder);
     x.push(m.people ? 1 : 0, Math.log1p(m.notes), folder.split('/').length - 1);
