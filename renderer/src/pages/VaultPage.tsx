@@ -4,6 +4,7 @@ import { ApiError, call, routes } from '../api';
 import { EmptyState } from '../components/EmptyState';
 import { Highlight } from '../components/Highlight';
 import { NoteView } from '../components/NoteView';
+import { useVirtualRows } from '../components/useVirtualRows';
 import './vault/vault.css';
 
 /** `#/vault?q=…&path=…&folder=…` — the page's state lives in the hash, so Back works. */
@@ -24,6 +25,12 @@ function hashOf(s: { q?: string; path?: string; folder?: string }): string {
 const typing = (t: EventTarget | null) => t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
 
 type Row = { path: string; title: string; folder: string; hit?: VaultSearchHit };
+
+/** Row heights (px): rows clip to them, which is what lets the lists be virtual over any number of notes. */
+const NOTE_ROW = 56;
+const HIT_ROW = 96;
+const NOTES_PAGE = 200;
+const SEARCH_PAGE = 50;
 
 const SHORTCUTS: Array<[string, string]> = [
   ['/', 'search'],
@@ -83,7 +90,7 @@ export function VaultPage() {
     let live = true;
     setLoading(true);
     setError(null);
-    call(routes.vault.search, { query: { q: state.q, limit: 20 } }).then(
+    call(routes.vault.search, { query: { q: state.q, limit: SEARCH_PAGE } }).then(
       (r) => {
         if (!live) return;
         setSearch(r);
@@ -104,7 +111,7 @@ export function VaultPage() {
   useEffect(() => {
     if (state.q) return;
     let live = true;
-    call(routes.vault.notes, { query: { folder: state.folder, limit: 100 } }).then(
+    call(routes.vault.notes, { query: { folder: state.folder, limit: NOTES_PAGE } }).then(
       (r) => {
         if (!live) return;
         setNotes(r);
@@ -117,16 +124,31 @@ export function VaultPage() {
     };
   }, [state.folder, state.q]);
 
-  const moreSearch = async () => {
-    if (!search?.next_offset) return;
-    const r = await call(routes.vault.search, { query: { q: search.query, limit: 20, offset: search.next_offset } });
-    setSearch({ ...r, hits: [...search.hits, ...r.hits] });
-  };
-  const moreNotes = async () => {
-    if (!notes?.next_cursor) return;
-    const r = await call(routes.vault.notes, { query: { folder: notes.folder, limit: 100, cursor: notes.next_cursor } });
-    setNotes({ ...r, notes: [...notes.notes, ...r.notes] });
-  };
+  // The next page of results or notes, asked for as the list scrolls near its end (one at a time).
+  const paging = useRef(false);
+  const [paged, setPaged] = useState(0);
+  const more = useCallback(() => {
+    if (paging.current) return;
+    const next = state.q
+      ? search?.next_offset != null
+        ? call(routes.vault.search, { query: { q: search.query, limit: SEARCH_PAGE, offset: search.next_offset } }).then((r) =>
+            setSearch((cur) => (cur && cur.query === r.query ? { ...r, hits: [...cur.hits, ...r.hits] } : cur)),
+          )
+        : undefined
+      : notes?.next_cursor
+        ? call(routes.vault.notes, { query: { folder: notes.folder, limit: NOTES_PAGE, cursor: notes.next_cursor } }).then((r) =>
+            setNotes((cur) => (cur && cur.folder === r.folder ? { ...r, notes: [...cur.notes, ...r.notes] } : cur)),
+          )
+        : undefined;
+    if (!next) return;
+    paging.current = true;
+    next
+      .catch((e: unknown) => setError(e instanceof ApiError ? e.message : String(e)))
+      .finally(() => {
+        paging.current = false;
+        setPaged((n) => n + 1);
+      });
+  }, [state.q, search, notes]);
 
   const rows: Row[] = useMemo(
     () => (state.q ? (search?.hits ?? []).map((h) => ({ path: h.path, title: h.title, folder: h.folder, hit: h })) : (notes?.notes ?? [])),
@@ -152,7 +174,11 @@ export function VaultPage() {
         } else if (e.key === 'Enter' && rows[cursor]) {
           e.preventDefault();
           open(rows[cursor].path);
-        } else if (e.key === 'Escape') searchRef.current?.blur();
+        } else if (e.key === 'Escape') {
+          // Leave the box with the results kept (a search field's own Escape would clear the query).
+          e.preventDefault();
+          searchRef.current?.blur();
+        }
         return;
       }
       if (typing(e.target) || document.querySelector('dialog[open]')) return;
@@ -185,9 +211,9 @@ export function VaultPage() {
     return () => window.removeEventListener('keydown', onKey);
   }, [rows, cursor, open]);
 
-  useEffect(() => {
-    listRef.current?.querySelector('[data-current="true"]')?.scrollIntoView({ block: 'nearest' });
-  }, [cursor]);
+  const rowHeight = state.q ? HIT_ROW : NOTE_ROW;
+  const view = useVirtualRows(listRef, rows.length, rowHeight, { onNearEnd: more, nearEnd: state.q ? 10 : 40, recheck: paged, active: cursor, mountKey: `${state.q}|${state.folder}|${rows.length > 0}` });
+  const moreToLoad = state.q ? search?.next_offset != null : !!notes?.next_cursor;
 
   const empty = tree !== null && tree.total_notes === 0;
   const folders = tree?.folders ?? [];
@@ -196,7 +222,7 @@ export function VaultPage() {
     <section className="page vault-page" data-testid="vault-page">
       <header className="page-header">
         <h1>Vault</h1>
-        <span className="muted">{tree ? `${tree.total_notes} notes` : ''}</span>
+        <span className="muted">{tree ? `${tree.total_notes.toLocaleString()} notes` : ''}</span>
       </header>
       <div className="vault-search">
         <input
@@ -241,7 +267,7 @@ export function VaultPage() {
                       onClick={() => go({ folder: f.path })}
                       title={f.path}
                     >
-                      {f.path.split('/').pop()} {f.notes > 0 && <span className="muted">{f.notes}</span>}
+                      {f.path.split('/').pop()} {f.notes > 0 && <span className="muted">{f.notes.toLocaleString()}</span>}
                     </button>
                   );
                 })}
@@ -256,35 +282,48 @@ export function VaultPage() {
                   {state.q ? `Nothing matches “${state.q}”. Try fewer words or a prefix like ${state.q.split(/\s+/)[0]}*.` : 'No notes directly in this folder; pick a subfolder.'}
                 </p>
               ) : (
-                <ol className="list vault-list" ref={listRef} aria-label={state.q ? 'Search results' : 'Notes'}>
-                  {rows.map((r, i) => (
-                    <li key={r.path} className={`vault-row ${i === cursor ? 'current' : ''} ${r.path === state.path ? 'open' : ''}`} data-current={i === cursor}>
-                      <a
-                        href={hashOf({ q: state.q, folder: state.folder, path: r.path })}
-                        onClick={() => setCursor(i)}
-                        className="vault-row-link"
-                      >
-                        <strong className="vault-row-title">{r.hit ? <Highlight text={r.title} ranges={r.hit.title_matches} /> : r.title}</strong>
-                        <span className="muted vault-row-path">{r.path}</span>
-                        {r.hit && r.hit.snippet.text && (
-                          <span className="vault-snippet">
-                            <Highlight text={r.hit.snippet.text} ranges={r.hit.snippet.matches} />
-                          </span>
-                        )}
-                      </a>
-                    </li>
-                  ))}
-                </ol>
+                // A new query or folder starts a new list, scrolled to its top.
+                <div className="vault-scroll" key={`${state.q}|${state.folder}`}>
+                  <ol
+                    className="list vault-list"
+                    ref={listRef}
+                    aria-label={state.q ? 'Search results' : 'Notes'}
+                    data-total-loaded={rows.length}
+                    data-cursor={cursor}
+                    style={{ paddingTop: view.padTop, paddingBottom: view.padBottom }}
+                  >
+                    {rows.slice(view.start, view.end).map((r, k) => {
+                      const i = view.start + k;
+                      return (
+                        <li
+                          key={r.path}
+                          className={`vault-row ${i === cursor ? 'current' : ''} ${r.path === state.path ? 'open' : ''}`}
+                          data-current={i === cursor}
+                          style={{ height: rowHeight }}
+                        >
+                          <a href={hashOf({ q: state.q, folder: state.folder, path: r.path })} onClick={() => setCursor(i)} className="vault-row-link">
+                            <strong className="vault-row-title">{r.hit ? <Highlight text={r.title} ranges={r.hit.title_matches} /> : r.title}</strong>
+                            <span className="muted vault-row-path">{r.path}</span>
+                            {r.hit && r.hit.snippet.text && (
+                              <span className="vault-snippet">
+                                <Highlight text={r.hit.snippet.text} ranges={r.hit.snippet.matches} />
+                              </span>
+                            )}
+                          </a>
+                        </li>
+                      );
+                    })}
+                  </ol>
+                </div>
               )}
-              {state.q && search?.next_offset != null && (
-                <button className="btn btn-small" onClick={() => void moreSearch()}>
-                  More results
-                </button>
-              )}
-              {!state.q && notes?.next_cursor && (
-                <button className="btn btn-small" onClick={() => void moreNotes()}>
-                  More notes ({notes.total - notes.notes.length} left)
-                </button>
+              {rows.length > 0 && (
+                <p className="muted vault-count" role="status">
+                  {state.q
+                    ? `${rows.length.toLocaleString()}${moreToLoad ? '+' : ''} results${moreToLoad ? ' — scroll for more' : ''}`
+                    : moreToLoad && notes
+                      ? `${rows.length.toLocaleString()} of ${notes.total.toLocaleString()} notes loaded — scroll for more`
+                      : `${rows.length.toLocaleString()} notes`}
+                </p>
               )}
             </div>
           </aside>

@@ -113,6 +113,11 @@ export interface AnalysisDetail {
   votes: Array<[string, number]>;
   /** With `trace`: the features the filing model is learned from. */
   trace?: FilingTrace;
+  /**
+   * A move's destination before it is made free of existing files and of the run's other
+   * suggestions (see placeItem); item.destination is that free path once placed.
+   */
+  planned?: string;
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
@@ -284,7 +289,7 @@ function titledAfterNote(title: string, body: string, ctx: AnalyzeContext): { pa
   const want = nameWords(title);
   if (!want.length || want.length > 3) return undefined;
   const hits = ctx.vault.index
-    .search(want.map((w) => `${w}*`).join(' '), { limit: 10, mode: 'OR', excludeFolder: INBOX_FOLDER })
+    .search(want.map((w) => `${w}*`).join(' '), { limit: 10, mode: 'OR', excludeFolder: INBOX_FOLDER, snippets: false })
     .filter((h) => isDestination(folderOfPath(h.path)) && collectionTitle(h.title))
     .filter((h) => {
       const have = nameWords(h.title);
@@ -428,7 +433,7 @@ function personFolder(title: string, body: string, p: Profiles, index: AnalyzeCo
   const esc = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const ordinary = (w: string) => {
     const re = new RegExp(`(^|[^\\p{L}])${esc(w.toLowerCase())}([^\\p{L}]|$)`, 'u');
-    return index.search(w, { limit: 8, mode: 'OR', excludeFolder: INBOX_FOLDER }).some((h) => re.test(p.text(h.path) ?? ''));
+    return index.search(w, { limit: 8, mode: 'OR', excludeFolder: INBOX_FOLDER, snippets: false }).some((h) => re.test(p.text(h.path) ?? ''));
   };
   if (toks.every((w) => terms(w).every((x) => p.idf(x) < Math.log((p.docs + 1) / 0.5) - 1e-9) && ordinary(w))) return undefined;
   const known = index.nameDictionary().get(normName(t));
@@ -479,6 +484,31 @@ function sharedTerms(v: Map<string, number>, vocab: Set<string> | undefined): nu
 const folderOfPath = (p: string) => (path.posix.dirname(p) === '.' ? '' : path.posix.dirname(p));
 
 export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext): Promise<AnalysisDetail> {
+  return placeItem(await analyzeItem(rel, text, ctx), ctx);
+}
+
+/**
+ * A move's destination made free: not an existing file, nor a destination already suggested in
+ * this run (`ctx.taken`, which it joins). The rest of the analysis does not depend on the run.
+ */
+export function placeItem(d: AnalysisDetail, ctx: Pick<AnalyzeContext, 'vault' | 'taken'>): AnalysisDetail {
+  if (d.planned === undefined) return d;
+  let dest = d.planned;
+  const taken = ctx.taken ?? new Set<string>();
+  try {
+    dest = path.posix.relative(
+      ctx.vault.root.split(path.sep).join('/'),
+      freePath(path.join(ctx.vault.root, dest), (q) => taken.has(q) || fs.existsSync(q)).split(path.sep).join('/'),
+    );
+  } catch {
+    // Keep the plain destination; execute resolves collisions again.
+  }
+  taken.add(path.join(ctx.vault.root, dest));
+  return { ...d, item: { ...d.item, destination: dest } };
+}
+
+/** The analysis of one item, its move's destination not yet placed (see placeItem): what a cache may keep. */
+export async function analyzeItem(rel: string, text: string, ctx: AnalyzeContext): Promise<AnalysisDetail> {
   const { index } = ctx.vault;
   const note = parseNote(rel, text);
   const hints = hintsOf(note.frontmatter);
@@ -816,17 +846,7 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
   const named = ev.kinds.get('named')?.votes.get(folder) ? namedWhy.get(folder) : undefined;
   if (named) reasons.unshift(`like ${named.n} earlier item${named.n === 1 ? '' : 's'} about ${clip(named.display, 30)} you filed in ${folder}`);
   else if (n) reasons.unshift(`like ${n} earlier item${n === 1 ? '' : 's'} you filed in ${folder}`);
-  let dest = ruleDest && ruleDest.folder === folder ? renderDestination(ruleDest.rule.destination, vars) : `${folder}/${slugify(title)}.md`;
-  const taken = ctx.taken ?? new Set<string>();
-  try {
-    dest = path.posix.relative(
-      ctx.vault.root.split(path.sep).join('/'),
-      freePath(path.join(ctx.vault.root, dest), (q) => taken.has(q) || fs.existsSync(q)).split(path.sep).join('/'),
-    );
-  } catch {
-    // Keep the plain destination; execute resolves collisions again.
-  }
-  taken.add(path.join(ctx.vault.root, dest));
+  const dest = ruleDest && ruleDest.folder === folder ? renderDestination(ruleDest.rule.destination, vars) : `${folder}/${slugify(title)}.md`;
   const { rows } = confidenceOf(evidence, folder);
   const confidence = round2((W ? moveConfidence(W, evidence, first[1] / ranked.reduce((a, [, v]) => a + v, 0), hand, folder) : hand) * (learnt?.factor ?? 1));
   if (!reasons.length) reasons.push(`words like ${folder}'s notes`);
@@ -843,6 +863,7 @@ export async function analyzeOne(rel: string, text: string, ctx: AnalyzeContext)
     evidence: rows,
     votes: ranked.slice(0, 5),
     trace,
+    planned: dest,
   };
 }
 

@@ -9,7 +9,8 @@ import { atomicWrite, freePath, listVaultFiles, normalizeRel, parseNote, readVau
 import { HubEvent, type ReplyOf } from '../../../../shared/contract';
 import { inboxRoutes as R } from './contract';
 import { implement } from '../../kernel/route';
-import { analyzeOne, INBOX_FOLDER, type AnalysisDetail } from './analyze';
+import { analyzeItem, INBOX_FOLDER, placeItem, type AnalysisDetail } from './analyze';
+import { AnalysisCache } from './analysis-cache';
 import { loadFilingWeights, type FilingWeights } from './filing-model';
 import { saveItem, type SaveInput, type SaveResult } from './capture';
 import type { ActionInput, AnalysisItem, AnalyzeResult, ExampleRow, ExecuteResult, UndoResult } from './contract';
@@ -110,6 +111,17 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
 
   const inboxFiles = (): string[] => listVaultFiles(vault.root, INBOX_FOLDER, (r) => /\.md$/i.test(r));
 
+  /**
+   * Analyses are reused while the item's bytes, the vault index (its generation), the rules, what
+   * was learnt (`learnt`, bumped whenever cached rows are marked stale) and the day are the same.
+   */
+  const analyses = new AnalysisCache();
+  let learnt = 0;
+  const markStale = () => {
+    learnt++;
+    db.prepare("UPDATE inbox_analyses SET hash = 'stale'").run();
+  };
+
   const analyzePaths = async (paths: string[]): Promise<Array<{ detail: AnalysisDetail; hash: string }>> => {
     const r = rules();
     const taken = new Set<string>();
@@ -122,8 +134,11 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
         if (e instanceof MailroomError && e.status !== 404) throw e;
         throw notFound(`No note at ${rel}; inbox items are listed by inbox_analyze without paths.`, { path: rel }, 'note_not_found');
       }
-      const detail = await analyzeOne(rel, text, { vault, nlp: deps.nlp, rules: r, now: ctx.clock.now(), taken, memory: (p) => examples.memory(p), weights });
-      out.push({ detail, hash: sha256(text) });
+      const hash = sha256(text);
+      const now = ctx.clock.now();
+      const key = `${hash}|${vault.index.generation}|${rulesCache?.key ?? ''}|${learnt}|${new Date(now).toISOString().slice(0, 10)}`;
+      const core = await analyses.get(rel, key, () => analyzeItem(rel, text, { vault, nlp: deps.nlp, rules: r, now, memory: (p) => examples.memory(p), weights }));
+      out.push({ detail: placeItem(core, { vault, taken }), hash });
     }
     return out;
   };
@@ -169,6 +184,7 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
   /** Analyzes new or changed inbox items, forgets removed ones, notifies and updates the badge. */
   const refreshAnalyses = async (): Promise<{ fresh: number; count: number }> => {
     const files = inboxFiles();
+    analyses.keepOnly(new Set(files));
     const cached = new Map((db.prepare('SELECT path, hash FROM inbox_analyses').all() as Array<{ path: string; hash: string }>).map((x) => [x.path, x.hash]));
     const todo: string[] = [];
     for (const f of files) {
@@ -281,7 +297,7 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
 
   /** Examples changed: remaining items are analyzed again with what was learnt (not announced as new). */
   const relearn = () => {
-    db.prepare("UPDATE inbox_analyses SET hash = 'stale'").run();
+    markStale();
     try {
       examples.proposeRules(folderProfiles(vault.index, isDestination), rules());
     } catch (e) {
@@ -314,7 +330,7 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
     const { touched, ...out } = await journal.undo(undoId);
     void touched;
     // The batch's decisions no longer teach anything.
-    if (examples.withdraw(undoId)) db.prepare("UPDATE inbox_analyses SET hash = 'stale'").run();
+    if (examples.withdraw(undoId)) markStale();
     afterChange();
     return out;
   };
@@ -328,7 +344,7 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
     const w = await vault.writeNote(RULES_PATH, next, { message: `Mailroom: inbox rule "${sug.line.replace(/^-\s*/, '')}"` });
     examples.decide(id, 'accepted');
     rulesCache = undefined;
-    db.prepare("UPDATE inbox_analyses SET hash = 'stale'").run();
+    markStale();
     scheduleRefresh();
     ctx.hub.broadcast(HubEvent.inboxChanged, 'rules', inboxFiles().length);
     return { line: sug.line, path: w.path, commit: w.commit };
@@ -450,13 +466,13 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
           if (p.paths.some((x) => x === RULES_PATH)) {
             // New rules: every item is re-analyzed, without announcing them as new again.
             rulesCache = undefined;
-            db.prepare("UPDATE inbox_analyses SET hash = 'stale'").run();
+            markStale();
           }
           if (p.paths.some((x) => x.startsWith(INBOX_FOLDER + '/') || x === RULES_PATH)) scheduleRefresh();
         }),
         // The vault's background index finished: analyses made against a partial index are redone.
         ctx.events.on('vault:indexed', () => {
-          db.prepare("UPDATE inbox_analyses SET hash = 'stale'").run();
+          markStale();
           scheduleRefresh();
         }),
       );
@@ -469,6 +485,7 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
       timer = undefined;
       settleFired();
       await auto.catch(() => undefined);
+      analyses.clear();
     },
   };
 }

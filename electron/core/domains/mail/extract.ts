@@ -5,6 +5,7 @@ import type { MessageRow } from './store';
 import type { MessageFacts } from './facts';
 import { findAddresses, findAmounts, findDates, findEmails, findPhones, findTimes, type Found } from './parsers';
 import { findDateTimes, withZone, offsetString, ZONE_ABBR } from './datetime';
+import { airportZone } from './airports';
 import { latestText, stem } from './text';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
@@ -1152,6 +1153,8 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
     }
   }
 
+  localToAirports(data, specs, text, ref, facts);
+
   // The whole object must validate; a value that breaks it is dropped and reported.
   const validation_errors: string[] = [];
   for (let i = 0; i < 5 && !validate(data); i++) {
@@ -1175,6 +1178,34 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
   const mean = filled.length ? filled.reduce((a, b) => a + b, 0) / filled.length : 0;
   const confidence = Math.round(Math.max(0, Math.min(1, mean * (0.5 + 0.5 * coverage))) * 100) / 100;
   return { data, confidence, missing_fields, validation_errors };
+}
+
+/**
+ * A departure or arrival time written without a zone is local to its airport: re-read it in the
+ * zone of the airport chosen for the same side of the trip ("LHR 07:10" in a mail sent from
+ * Portugal is 07:10+00:00 in winter, not the sender's offset). Times with a stated zone or offset,
+ * and calendar times, are left as they are.
+ */
+function localToAirports(data: Record<string, unknown>, specs: FieldSpec[], text: string, ref: Date, facts: MessageFacts | undefined): void {
+  const zoneOf = (role: 'origin' | 'destination') => {
+    for (const s of specs) {
+      const v = data[s.name];
+      if (s.kind === 'pattern' && s.role === role && typeof v === 'string') {
+        const z = airportZone(v);
+        if (z) return z;
+      }
+    }
+    return undefined;
+  };
+  const stated = new Set(findDateTimes(text, ref).map((d) => d.value));
+  for (const e of facts?.events ?? []) for (const v of [e.start, e.end]) if (v) stated.add(v);
+  for (const s of specs) {
+    const v = data[s.name];
+    if (s.kind !== 'datetime' || !s.role || typeof v !== 'string' || stated.has(v) || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v)) continue;
+    const z = zoneOf(s.role);
+    const local = z ? withZone(v.slice(0, 19), z) : undefined;
+    if (local && s.check(local)) data[s.name] = local;
+  }
 }
 
 export { withZone, offsetString };

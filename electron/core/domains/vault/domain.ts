@@ -110,7 +110,7 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
         status.done = p.done;
         status.total = p.total;
         if (p.changed.length) {
-          index.touch();
+          index.touch(p.changed);
           emitChanged(p.changed);
         }
         announce(first);
@@ -121,7 +121,8 @@ export function createVault(ctx: CoreContext, opts: VaultOptions = {}): VaultDom
         // Changes the watcher synced while the run read older bytes: sync them again (hash check).
         const again = [...(syncedDuringRun ?? [])];
         syncedDuringRun = undefined;
-        index.touch();
+        // Every change was reported batch by batch, except what a full run's clear removed.
+        index.touch(full ? undefined : []);
         if (again.length) emitChanged(sync(again));
         Object.assign(status, { state: 'ready', done: report.scanned, total: report.scanned, ms: Math.round(performance.now() - t) });
         log.info('vault index caught up', { ...report, ms: status.ms });

@@ -64,6 +64,9 @@ export const indexMigrations: Migration[] = [
   },
 ];
 
+/** More changed notes than this since the last nameDictionary(): it is built again from the table. */
+const DICT_REBUILD_ABOVE = 2000;
+
 /** Above this many matching notes a term counts as common and the query is planned (see VaultIndex.search). */
 export const COMMON_TERM_DOCS = 1500;
 
@@ -136,7 +139,10 @@ export class VaultIndex {
   /** The vault folder: snippets are read from the note files (the FTS table keeps no text). */
   root?: string;
   private version = 0;
-  private dict?: { version: number; map: Map<string, EntityPlace[]> };
+  /** The name dictionary, and the names each note put in it (to take them out again). */
+  private dict?: { map: Map<string, EntityPlace[]>; byPath: Map<string, string[]> };
+  /** Notes changed since the dictionary was brought up to date, or 'all' (rebuild it). */
+  private dictDirty: Set<string> | 'all' = 'all';
 
   constructor(file: string) {
     this.db = openDatabase(file, { migrations: indexMigrations });
@@ -146,9 +152,18 @@ export class VaultIndex {
     this.db.close();
   }
 
-  /** Another connection (the background indexer) changed the index: drop cached derived data. */
-  touch(): void {
+  /**
+   * Another connection (the background indexer) changed the index: drop cached derived data.
+   * With `changed`, only those notes changed (the name dictionary is updated for them alone).
+   */
+  touch(changed?: string[]): void {
     this.version++;
+    if (!changed) this.dictDirty = 'all';
+    else for (const rel of changed) this.dirty(rel);
+  }
+
+  private dirty(rel: string): void {
+    if (this.dictDirty !== 'all') this.dictDirty.add(rel);
   }
 
   /** Bumped on every change; callers cache derived data against it. */
@@ -214,6 +229,7 @@ export class VaultIndex {
     for (const l of parsed.links) ent(l.slice(l.lastIndexOf('/') + 1), 'link');
     for (const p of capitalizedPhrases(parsed.title + '\n' + parsed.body)) ent(p, 'mention');
     this.version++;
+    this.dirty(rel);
   }
 
   private removeById(id: number): void {
@@ -229,13 +245,17 @@ export class VaultIndex {
     if (!old) return false;
     this.removeById(old.id);
     this.version++;
+    this.dirty(rel);
     return true;
   }
 
   /** Removes every note under `folder/` (a deleted folder). */
   removeUnder(folder: string): string[] {
     const rows = this.stmt("SELECT id, path FROM notes WHERE folder = ? OR folder LIKE ? || '/%'").all(folder, folder) as Array<{ id: number; path: string }>;
-    for (const r of rows) this.removeById(r.id);
+    for (const r of rows) {
+      this.removeById(r.id);
+      this.dirty(r.path);
+    }
     if (rows.length) this.version++;
     return rows.map((r) => r.path);
   }
@@ -243,6 +263,7 @@ export class VaultIndex {
   clear(): void {
     this.db.exec("INSERT INTO notes_fts(notes_fts) VALUES('delete-all'); DELETE FROM links; DELETE FROM aliases; DELETE FROM entities; DELETE FROM notes;");
     this.version++;
+    this.dictDirty = 'all';
   }
 
   /**
@@ -427,21 +448,47 @@ export class VaultIndex {
 
   /**
    * Every title and alias (normalised) → the notes that carry it; used to spot known names in new
-   * text, including implicit ones people record as aliases ("my son"). Cached per generation.
+   * text, including implicit ones people record as aliases ("my son"). Kept up to date note by
+   * note: only the notes changed since the last call are read again (all of them after a rebuild
+   * of the index, or when more than DICT_REBUILD_ABOVE changed). The lists' order is not meaningful.
    */
   nameDictionary(): Map<string, EntityPlace[]> {
-    if (this.dict && this.dict.version === this.version) return this.dict.map;
+    const dirty = this.dictDirty;
+    if (this.dict && dirty !== 'all' && dirty.size <= DICT_REBUILD_ABOVE) {
+      if (!dirty.size) return this.dict.map;
+      const { map, byPath } = this.dict;
+      const one = this.stmt(`SELECT e.name, n.path, n.folder, n.title, e.kind FROM entities e JOIN notes n ON n.id = e.note_id WHERE n.path = ? AND e.kind IN ('title', 'alias')`);
+      for (const rel of dirty) {
+        for (const name of byPath.get(rel) ?? []) {
+          const rest = (map.get(name) ?? []).filter((x) => x.path !== rel);
+          if (rest.length) map.set(name, rest);
+          else map.delete(name);
+        }
+        byPath.delete(rel);
+        this.addNames(one.all(rel) as Array<EntityPlace & { name: string }>);
+      }
+      dirty.clear();
+      return map;
+    }
     const rows = this.stmt(
       `SELECT e.name, n.path, n.folder, n.title, e.kind FROM entities e JOIN notes n ON n.id = e.note_id WHERE e.kind IN ('title', 'alias')`,
     ).all() as Array<EntityPlace & { name: string }>;
-    const map = new Map<string, EntityPlace[]>();
+    this.dict = { map: new Map(), byPath: new Map() };
+    this.dictDirty = new Set();
+    this.addNames(rows);
+    return this.dict.map;
+  }
+
+  private addNames(rows: Array<EntityPlace & { name: string }>): void {
+    const { map, byPath } = this.dict!;
     for (const r of rows) {
-      const list = map.get(r.name) ?? [];
+      let list = map.get(r.name);
+      if (!list) map.set(r.name, (list = []));
       list.push({ path: r.path, folder: r.folder, title: r.title, kind: r.kind });
-      map.set(r.name, list);
+      let names = byPath.get(r.path);
+      if (!names) byPath.set(r.path, (names = []));
+      names.push(r.name);
     }
-    this.dict = { version: this.version, map };
-    return map;
   }
 
   folders(): Array<{ folder: string; notes: number }> {

@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, call, routes } from '../../api';
+import { useVirtualRows } from '../../components/useVirtualRows';
 import { TriageChips } from './ThreadView';
 import type { ThreadItem } from '../../../../shared/contract/mail';
 import { who, when } from './format';
@@ -7,8 +8,6 @@ import { who, when } from './format';
 /** Every row has this height (px); rows clip to it, which is what lets the list be virtual. */
 export const ROW_HEIGHT = 76;
 const PAGE = 100;
-const OVERSCAN = 8;
-
 
 export interface ThreadListProps {
   inboxId: string;
@@ -33,7 +32,6 @@ export function ThreadList(p: ThreadListProps) {
   const [threads, setThreads] = useState<ThreadItem[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [loaded, setLoaded] = useState(false);
-  const [range, setRange] = useState({ start: 0, end: 40 });
   // Bumped after every fetch settles, so a refresh that lands while a page was loading (mail
   // changing during a long import) still lets the list page on.
   const [settled, setSettled] = useState(0);
@@ -97,56 +95,22 @@ export function ThreadList(p: ThreadListProps) {
       });
   }, [cursor, page]);
 
-  // The scroll box is the page's thread column (the nearest scrolling ancestor).
-  const measure = useCallback(() => {
-    const ul = listRef.current;
-    const box = ul?.parentElement;
-    if (!ul || !box) return;
-    const top = box.getBoundingClientRect().top - ul.getBoundingClientRect().top;
-    const start = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
-    const end = Math.ceil((top + box.clientHeight) / ROW_HEIGHT) + OVERSCAN;
-    setRange((r) => (r.start === start && r.end === end ? r : { start, end }));
-  }, []);
-  useLayoutEffect(() => {
-    const box = listRef.current?.parentElement;
-    if (!box) return;
-    measure();
-    box.addEventListener('scroll', measure, { passive: true });
-    const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(measure) : undefined;
-    ro?.observe(box);
-    return () => {
-      box.removeEventListener('scroll', measure);
-      ro?.disconnect();
-    };
-  }, [measure, loaded]);
-  useEffect(() => {
-    if (range.end + PAGE / 2 >= threads.length) more();
-  }, [range.end, threads.length, more, settled]);
+  const active = p.activeId ? threads.findIndex((t) => t.id === p.activeId) : -1;
+  // The scroll box is the page's thread column (the list's parent).
+  const { start, end, padTop, padBottom } = useVirtualRows(listRef, threads.length, ROW_HEIGHT, { onNearEnd: more, nearEnd: PAGE / 2, recheck: settled, active, mountKey: loaded });
   const onLoaded = useRef(p.onLoaded);
   onLoaded.current = p.onLoaded;
   useEffect(() => {
     onLoaded.current?.(threads.map((t) => t.id));
   }, [threads]);
-  // Keep the active thread in view (j/k may pick a row that is not in the DOM yet).
-  useEffect(() => {
-    const box = listRef.current?.parentElement;
-    const i = p.activeId ? threads.findIndex((t) => t.id === p.activeId) : -1;
-    if (!box || !listRef.current || i < 0) return;
-    const rowTop = listRef.current.offsetTop + i * ROW_HEIGHT;
-    if (rowTop < box.scrollTop) box.scrollTop = rowTop;
-    else if (rowTop + ROW_HEIGHT > box.scrollTop + box.clientHeight) box.scrollTop = rowTop + ROW_HEIGHT - box.clientHeight;
-  }, [p.activeId, threads]);
-
   if (loaded && threads.length === 0) return <p className="muted empty">No {p.status || ''} threads.</p>;
-  const end = Math.min(threads.length, range.end);
-  const start = Math.min(range.start, end);
   return (
     <ul
       ref={listRef}
       className="list mail-thread-list"
       data-testid="thread-list"
       data-total-loaded={threads.length}
-      style={{ paddingTop: start * ROW_HEIGHT, paddingBottom: (threads.length - end) * ROW_HEIGHT }}
+      style={{ paddingTop: padTop, paddingBottom: padBottom }}
     >
       {threads.slice(start, end).map((t) => (
         <li key={t.id} style={{ height: ROW_HEIGHT }}>

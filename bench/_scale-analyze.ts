@@ -1,0 +1,94 @@
+/**
+ * inbox_analyze of 100 items over MCP against a real headless owner, beside the owner's memory:
+ * start → ready, RSS, then the scale bench's 100 inbox items, the first call and three more.
+ * `node --import tsx bench/_scale-analyze.ts [notes]` (vault from _scale-probe, or PROBE_DIR);
+ * OWNER_PROF=dir writes the owner's CPU profile, WAIT_IDLE=1 lets automatic analysis finish first.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { generateVault, vocabulary } from './_scale-gen';
+
+const N = Number(process.argv[2] ?? 10_000);
+const dir = process.env.PROBE_DIR ?? path.join(os.tmpdir(), `mailroom-probe-${N}`);
+if (!fs.existsSync(path.join(dir, 'done'))) {
+  fs.rmSync(dir, { recursive: true, force: true });
+  generateVault(path.join(dir, 'vault'), N);
+  fs.writeFileSync(path.join(dir, 'done'), '');
+}
+const vault = path.join(dir, 'vault');
+const inboxDir = path.join(vault, 'inbox');
+fs.rmSync(inboxDir, { recursive: true, force: true });
+const BIN = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'bin', 'mailroom.mjs');
+const data = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-analyze-'));
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MAILROOM_'))) as Record<string, string>;
+const load = () => os.loadavg()[0]!.toFixed(1);
+const rss = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const t0 = performance.now();
+const child = spawn(process.execPath, [...(process.env.OWNER_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.OWNER_PROF] : []), BIN, 'start', '--headless', '--vault', vault, '--data-dir', data, '--port', '0'], {
+  env,
+  stdio: ['ignore', 'pipe', fs.openSync(path.join(data, 'owner.log'), 'a')],
+});
+const url = await new Promise<URL>((resolve) => {
+  let out = '';
+  child.stdout!.on('data', (d) => {
+    out += d;
+    const m = /running at (\S+)/.exec(out);
+    if (m) resolve(new URL(m[1]!));
+  });
+});
+const token = url.searchParams.get('token')!;
+const api = async <T>(route: string) => (await (await fetch(url.origin + route, { headers: { authorization: `Bearer ${token}` } })).json()) as T;
+for (;;) {
+  const st = await api<{ index: { state: string } }>('/api/status');
+  if (st.index.state === 'ready') break;
+  await new Promise((r) => setTimeout(r, 50));
+}
+console.log(`notes ${N}: ready after ${(performance.now() - t0).toFixed(0)} ms, RSS ${rss(child.pid!).toFixed(0)} MB  load ${load()}`);
+const mcp = new Client({ name: 'analyze', version: '1' });
+await mcp.connect(new StreamableHTTPClientTransport(new URL(url.origin + '/mcp'), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+const words = vocabulary().words;
+fs.mkdirSync(inboxDir, { recursive: true });
+for (let i = 0; i < 100; i++) {
+  const body = Array.from({ length: 40 }, (_, j) => words[(i * 131 + j * 17) % 3000]).join(' ');
+  fs.writeFileSync(path.join(inboxDir, `item-${i}.md`), `# ${words[40 + i]} ${words[400 + i]} notes\n\n${body}\n`);
+}
+if (process.env.WAIT_IDLE) {
+  // The inbox page's list waits for the automatic analysis of new items.
+  for (;;) {
+    const l = await api<{ count: number }>('/api/inbox');
+    if (l.count >= 100) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  console.log(`automatic analysis done after ${(performance.now() - t0).toFixed(0)} ms`);
+}
+const call = async () => {
+  const t = performance.now();
+  const r = (await mcp.callTool({ name: 'inbox_analyze', arguments: { limit: 100 } }, undefined, { timeout: 600_000 })) as { structuredContent?: { items: Array<{ suggested_action: string; destination: string | null; confidence: number }> } };
+  const items = r.structuredContent?.items ?? [];
+  return { ms: performance.now() - t, n: items.length, digest: digest(items.map((i) => `${i.suggested_action}:${i.destination}:${i.confidence}`).join('\n')) };
+};
+const first = await call();
+console.log(`inbox_analyze first call ${first.ms.toFixed(0)} ms (${first.n} items, digest ${first.digest})  RSS ${rss(child.pid!).toFixed(0)} MB  load ${load()}`);
+const later: number[] = [];
+for (let i = 0; i < 3; i++) {
+  const r = await call();
+  later.push(r.ms);
+  console.log(`inbox_analyze call ${i + 2}: ${r.ms.toFixed(0)} ms (${r.n} items, digest ${r.digest})  load ${load()}`);
+}
+console.log(`median of 3: ${later.sort((a, b) => a - b)[1]!.toFixed(0)} ms  RSS ${rss(child.pid!).toFixed(0)} MB`);
+await mcp.close();
+child.kill('SIGTERM');
+await new Promise((r) => child.once('exit', r));
+fs.rmSync(inboxDir, { recursive: true, force: true });
+if (!process.env.KEEP) fs.rmSync(data, { recursive: true, force: true });
+else console.log(data);
+
+function digest(s: string): string {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0;
+  return (h >>> 0).toString(16);
+}
