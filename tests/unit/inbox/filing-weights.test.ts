@@ -55,14 +55,11 @@ describe('the shipped filing weights', () => {
 
   it('a rule the person wrote still decides, against the words of another folder', async () => {
     const root = tempDir('mailroom-fw-vault-');
-    const garden = (i: number) => `# Garden ${i}\n\nPotting compost, seedlings, glaze of frost on the greenhouse, watering the tomatoes and the kiln-dried bark mulch.\n`;
     writeFiles(root, {
       '_brain_config/inbox_rules.md': '# Rules\n\n## Loose rules\n\n- anything about the kiln → studio/ceramics/\n',
-      'garden/one.md': garden(1),
-      'garden/two.md': garden(2),
-      'garden/three.md': garden(3),
+      'garden/greenhouse.md': '# Greenhouse\n\nPotting compost and seedlings in the greenhouse; the compost heap needs turning.\n',
       'studio/ceramics/bisque.md': '# Bisque firing\n\nCones and schedules for the bisque firing.\n',
-      'inbox/kiln.md': '# Kiln\n\nThe kiln needs new elements; compost, seedlings, greenhouse and tomatoes next to it.\n',
+      'inbox/kiln.md': '# Kiln\n\nThe kiln needs new elements; the compost heap is right next to it.\n',
     });
     const vault = open(root);
     const rules = parseRules(fs.readFileSync(path.join(root, '_brain_config/inbox_rules.md'), 'utf8'));
