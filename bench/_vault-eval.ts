@@ -12,10 +12,16 @@ import Database from 'better-sqlite3';
 import { fixtureSets } from './lib';
 import { VaultIndex, catchUp, normalizeRel, resolveInVault } from '../electron/core/domains/vault';
 import { analyzeOne, parseRules, defaultRules, RULES_PATH, isDestination, type AnalysisItem } from '../electron/core/domains/inbox';
+import type { FilingTrace } from '../electron/core/domains/inbox/analyze';
+import { loadFilingWeights, type FilingWeights } from '../electron/core/domains/inbox/filing-model';
 import { ExampleStore } from '../electron/core/domains/inbox/learn';
 import { folderProfiles, terms } from '../electron/core/domains/inbox/profiles';
 import type { Nlp } from '../electron/core/domains/nlp';
 
+/** The repository root (models/ lives there). */
+export const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+/** The shipped filing weights (models/filing-weights.json), or undefined (hand values). */
+export const shippedWeights = () => loadFilingWeights(REPO_ROOT);
 export const FIXTURE = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'vault-eval');
 /** A second labelled set written by the same engineer as the analysis (in-sample, for development). */
 export const DEV_SET = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'tests', 'fixtures', 'vault-dev');
@@ -109,6 +115,10 @@ export interface EvalResult {
   curve: CurvePoint[];
   /** Right first time while reviewing in order with learning (NaN without a curve). */
   online: number;
+  /** With `trace`: per item, what the filing model sees (undefined for items decided before any evidence: empty, placeholder). */
+  traces: Array<{ path: string; gold: string; item: AnalysisItem; trace?: FilingTrace }>;
+  /** With `trace` and a curve: the same, for each item as analysed while reviewing in order (with the earlier decisions). */
+  onlineTraces: Array<{ path: string; gold: string; item: AnalysisItem; trace?: FilingTrace }>;
 }
 
 const NOW = Date.parse('2026-02-05T12:00:00Z');
@@ -119,7 +129,14 @@ const NOW = Date.parse('2026-02-05T12:00:00Z');
  * where learning from review has the most to do); `relabel` changes the gold labels (a person
  * who files differently from what the vault's notes suggest: what learning has to pick up).
  */
-export async function evaluateSet(dir: string, opts: { nlp?: Nlp; curve?: number[]; withoutRules?: boolean; relabel?: (gold: string) => string } = {}): Promise<EvalResult> {
+export async function evaluateSet(
+  dir: string,
+  opts: { nlp?: Nlp; curve?: number[]; withoutRules?: boolean; relabel?: (gold: string) => string; weights?: FilingWeights | null; trace?: boolean } = {},
+): Promise<EvalResult> {
+  // The shipped weights unless told otherwise (null: the hand values).
+  const weights = opts.weights === null ? undefined : (opts.weights ?? shippedWeights());
+  const traces: EvalResult['traces'] = [];
+  const onlineTraces: EvalResult['onlineTraces'] = [];
   const vault = path.join(dir, 'vault');
   const gold0 = JSON.parse(fs.readFileSync(path.join(dir, 'gold.json'), 'utf8')) as Record<string, string>;
   const gold = Object.fromEntries(Object.entries(gold0).map(([k, g]) => [k, opts.relabel ? opts.relabel(g) : g]));
@@ -131,18 +148,19 @@ export async function evaluateSet(dir: string, opts: { nlp?: Nlp; curve?: number
     const rules = !opts.withoutRules && fs.existsSync(rulesFile) ? parseRules(fs.readFileSync(rulesFile, 'utf8')) : defaultRules();
     const api = { root: vault, index, resolve: (rel: string) => resolveInVault(vault, normalizeRel(rel)) };
     const items = Object.entries(gold).map(([rel, g]) => ({ rel, g, text: fs.readFileSync(path.join(vault, rel), 'utf8') }));
-    const analyze = async (store?: ExampleStore, only = items) => {
+    const analyze = async (store?: ExampleStore, only = items, sink?: EvalResult['traces']) => {
       const taken = new Set<string>();
       const out: Array<{ rel: string; g: string; text: string; item: AnalysisItem }> = [];
       for (const x of only) {
-        const d = await analyzeOne(x.rel, x.text, { vault: api, nlp: opts.nlp, rules, now: NOW, taken, memory: store ? (p) => store.memory(p) : undefined });
+        const d = await analyzeOne(x.rel, x.text, { vault: api, nlp: opts.nlp, rules, now: NOW, taken, memory: store ? (p) => store.memory(p) : undefined, weights, trace: !!sink });
         out.push({ ...x, item: d.item });
+        sink?.push({ path: x.rel, gold: x.g, item: d.item, trace: d.trace });
       }
       return out;
     };
     const asJudged = (xs: Array<{ rel: string; g: string; item: AnalysisItem }>): Judged[] =>
       xs.map(({ rel, g, item: i }) => ({ path: rel, gold: g, action: i.suggested_action, destination: i.destination, confidence: i.confidence, correct: judge(g, i.suggested_action, i.destination) }));
-    const ours = asJudged(await analyze());
+    const ours = asJudged(await analyze(undefined, items, opts.trace ? traces : undefined));
     const baseline: Judged[] = items.map(({ rel, g, text }) => {
       const b = adrSketch(index, rel, text);
       return { path: rel, gold: g, ...b, correct: judge(g, b.action, b.destination) };
@@ -171,7 +189,7 @@ export async function evaluateSet(dir: string, opts: { nlp?: Nlp; curve?: number
       };
       if (targets.has(0)) await point(0);
       for (const [i, x] of items.entries()) {
-        const [{ item }] = await analyze(store, [x]);
+        const [{ item }] = await analyze(store, [x], opts.trace ? onlineTraces : undefined);
         const g = normGold(x.g);
         const ok = judge(g, item.suggested_action, item.destination);
         const action = g === 'delete' || g === 'keep' ? g : g.startsWith('merge:') ? 'merge' : 'move';
@@ -202,7 +220,7 @@ export async function evaluateSet(dir: string, opts: { nlp?: Nlp; curve?: number
       online = right / Math.max(1, items.length);
       db.close();
     }
-    return { set: path.basename(dir), ours, baseline, keyword, notes: report.scanned - Object.keys(gold).length, curve, online };
+    return { set: path.basename(dir), ours, baseline, keyword, notes: report.scanned - Object.keys(gold).length, curve, online, traces, onlineTraces };
   } finally {
     index.close();
     fs.rmSync(tmp, { recursive: true, force: true });

@@ -181,6 +181,9 @@ export async function filingRows(dir: string, label: string): Promise<BenchRow[]
   const ours = accuracy(ev.ours);
   const sketch = accuracy(ev.baseline);
   const keyword = accuracy(ev.keyword);
+  // The same analysis with the hand weights (no models/filing-weights.json), same run.
+  const hand = accuracy((await evaluateSet(dir, { weights: null })).ours);
+  out.push({ area: AREA, figure: `filing strict top-1, learned weights vs hand weights (${label} ${ev.set}; in-sample for the learned weights: see bench/filing-train.ts --loso)`, value: round(ours * 100, 1), unit: '%', baseline: round(hand * 100, 1), baseline_label: 'hand weights' });
   out.push({ area: AREA, figure: `filing strict top-1 (${tag})`, value: round(ours * 100, 1), unit: '%', baseline: round(sketch * 100, 1), baseline_label: 'ADR sketch', ratio: ratio(ours, sketch), goal: '≥ 90%', pass: ours >= 0.9 });
   out.push({ area: AREA, figure: `filing strict top-1, keyword baseline (${label})`, value: round(ours * 100, 1), unit: '%', baseline: round(keyword * 100, 1), baseline_label: 'keyword baseline', ratio: ratio(ours, keyword), goal: 'beat it', pass: ours > keyword });
   const keep = keepRate(ev.ours);

@@ -148,4 +148,11 @@ describe('inbox rules', () => {
     expect(r.folders.get('council/casework')).toBe("residents' issues");
     expect(r.unparsed).toEqual([]);
   });
+
+  it('a Destination written as prose names its folder in backticks; the path Mailroom can fill in wins', () => {
+    const r = parseRules(
+      '### Glossary terms\n- **Pattern:** title contains "Termes"\n- **Destination:** append to the matching `work/termbase/{pair} {field}.md` if one exists; otherwise new note in `work/termbase/`\n\n### Plain\n- **Pattern:** title contains "x"\n- **Destination:** `notes/{year}/`\n',
+    );
+    expect(r.rules.map((x) => x.destination)).toEqual(['work/termbase/', 'notes/{year}/']);
+  });
 });

@@ -22,6 +22,17 @@ import { clip, containment, contentWords, plain, shingles, slugify } from './tex
 import { cosine, folderLabel, folderProfiles, PERSON_TITLE, rankFolders, terms, type Profiles } from './profiles';
 import { learntAdjustment, likeDecision, memoryVotes, type Memory } from './learn';
 import { entityKeys, entityMemoryVotes } from './entity-memory';
+import {
+  calibrate,
+  candidateFeatures,
+  earlyAction,
+  HAND_THRESHOLDS,
+  rankCandidates,
+  STRONG_KINDS,
+  type ActionFeatures,
+  type FilingWeights,
+  type KindVotes,
+} from './filing-model';
 
 export const INBOX_FOLDER = 'inbox';
 
@@ -34,6 +45,22 @@ export interface AnalyzeContext {
   taken?: Set<string>;
   /** Earlier decisions (learning from review), in the profiles' term space. */
   memory?: (p: Profiles) => Memory;
+  /** Learned weights (models/filing-weights.json); the hand values without them. */
+  weights?: FilingWeights;
+  /** Return the features the weights are learned from (bench/filing-train.ts). */
+  trace?: boolean;
+}
+
+/** What the filing model sees of one item (for training; see filing-model.ts). */
+export interface FilingTrace {
+  kinds: KindVotes[];
+  /** Folder → fraction of its votes discounted by corrections away from it. */
+  penalty: Array<[string, number]>;
+  action: ActionFeatures;
+  /** Some evidence places it at all (a rule, hint, decision, entity, person, or more than faint overlap). */
+  placed: boolean;
+  /** Candidate folder → notes in it and whether it is a people folder. */
+  folders: Record<string, { notes: number; people: boolean }>;
 }
 
 /** The kinds of evidence that place an item in a folder. */
@@ -84,6 +111,8 @@ export interface AnalysisDetail {
   evidence: EvidenceRow[];
   /** Folder votes, best first. */
   votes: Array<[string, number]>;
+  /** With `trace`: the features the filing model is learned from. */
+  trace?: FilingTrace;
   /**
    * A move's destination before it is made free of existing files and of the run's other
    * suggestions (see placeItem); item.destination is that free path once placed.
@@ -207,6 +236,41 @@ function mergeTarget(title: string, body: string, itemVec: Map<string, number>, 
     if (best) return { path: best.h.path, title: best.h.title, confidence: mergeConfidence(best.score, best.cos, fromTitle) };
   }
   return titledAfterNote(title, body, ctx);
+}
+
+/**
+ * A note named by the lead of the item's title ("Prêt travaux - offre" → the note "Prêt travaux"):
+ * an item that may add to it (how much it reads like it, for the learned threshold).
+ */
+function leadNote(title: string, itemVec: Map<string, number>, p: Profiles, index: AnalyzeContext['vault']['index']): ActionFeatures['lead'] {
+  const lead = titleLead(title);
+  if (!lead || lead === title.trim() || terms(lead).length === 0) return null;
+  const want = normName(lead);
+  const hits = index
+    .search(lead, { limit: 10, mode: 'AND', excludeFolder: INBOX_FOLDER, snippets: false })
+    .filter((h) => isDestination(folderOfPath(h.path)) && !p.isPeople(folderOfPath(h.path)) && (normName(h.title) === want || normName(titleLead(h.title)) === want));
+  if (hits.length !== 1 || !hits[0]) return null;
+  return { path: hits[0].path, title: hits[0].title, cos: round2(cosine(itemVec, p.noteVector(hits[0].path) ?? new Map())) };
+}
+
+/** A title about how to reach or know someone ("Baptiste new number", "Priya bday"). */
+const CONTACT_TITLE = /\b(bday|birthday|number|address|phone|mobile|e-?mail|contact|details)\b/i;
+/** A phone number or an e-mail address. */
+const CONTACT_DETAIL = /[\w.+-]+@[\w-]+\.[\w.]+|(?:^|\s)\+?\d[\d .-]{7,14}\d(?:\s|$)/;
+
+/**
+ * The note of a person the item's title starts with ("Baptiste new number" → people/Baptiste Roux.md):
+ * their whole name or a first name only one person note has; `about`: the item says how to reach or
+ * know them (a number, an e-mail, a birthday…).
+ */
+function personNote(title: string, body: string, itemVec: Map<string, number>, p: Profiles, index: AnalyzeContext['vault']['index']): ActionFeatures['person'] {
+  const first = /^\p{Lu}[\p{L}'’-]+/u.exec(title.trim())?.[0];
+  if (!first) return null;
+  const key = normName(first);
+  const people = p.folders.filter((f) => f.people && isDestination(f.folder));
+  const matches = people.flatMap((f) => index.notesIn(f.folder, { deep: false, limit: 2000 })).filter((n) => normName(n.title).split(' ')[0] === key);
+  if (matches.length !== 1 || !matches[0]) return null;
+  return { path: matches[0].path, title: matches[0].title, about: CONTACT_TITLE.test(title) || (body.split(/\s+/).length <= 40 && CONTACT_DETAIL.test(body)), cos: round2(cosine(itemVec, p.noteVector(matches[0].path) ?? new Map())) };
 }
 
 /** Words that name a running collection ("CPD log", "Seed list 2026"), not what it collects. */
@@ -555,8 +619,9 @@ export async function analyzeItem(rel: string, text: string, ctx: AnalyzeContext
   ev.amount('neighbours', maxSim / 0.3);
   if (near[0]) reasons.push(`similar: ${near[0].path}`);
 
-  // Near-duplicates among the closest notes.
+  // Near-duplicates among the closest notes (decided below, once every kind of evidence is in).
   const mine = shingles(body);
+  const overlaps: ActionFeatures['overlaps'] = [];
   for (const h of hits.slice(0, 6)) {
     let other: string;
     try {
@@ -565,38 +630,19 @@ export async function analyzeItem(rel: string, text: string, ctx: AnalyzeContext
       continue;
     }
     const theirs = shingles(plain(parseNote(h.path, other).body));
-    const c = containment(mine, theirs);
-    if (mine.size >= 3 && c >= 0.9 && containment(theirs, mine) >= 0.9) {
-      // Two copies in the inbox: keep the first, delete the later one.
-      if (h.path.startsWith(INBOX_FOLDER + '/') && h.path > rel) continue;
-      return done(base({ suggested_action: 'delete', destination: h.path, confidence: 0.93, reasoning: `Duplicate of ${h.path}` }));
-    }
-    // An update of an existing note (it repeats most of that note) or a fragment of it: merge.
-    const overlap = Math.max(c, theirs.size >= 3 ? containment(theirs, mine) : 0);
-    if (mine.size >= 3 && overlap >= 0.6 && !h.path.startsWith(INBOX_FOLDER + '/')) {
-      return done(
-        base({
-          suggested_action: 'merge',
-          destination: h.path,
-          confidence: round2(Math.min(0.93, 0.55 + 0.4 * overlap)),
-          reasoning: `${Math.round(overlap * 100)}% overlap with ${h.path}; merge`,
-        }),
-      );
-    }
+    const inbox = h.path.startsWith(INBOX_FOLDER + '/');
+    overlaps.push({ path: h.path, c: containment(mine, theirs), rev: containment(theirs, mine), small: theirs.size < 3, inbox, later: inbox && h.path > rel });
   }
   // "Add this to my banana bread notes", "Update to recall training:", a title "Recall update":
   // the person names the note to merge into.
   const target = mergeTarget(title, body, itemVec, p, ctx);
-  if (target) {
-    return done(
-      base({
-        suggested_action: 'merge',
-        destination: target.path,
-        confidence: round2(target.confidence),
-        reasoning: `asks to add to ${clip(target.title, 50)}; merge into ${target.path}`,
-      }),
-    );
-  }
+  const actionFeatures: ActionFeatures = {
+    overlaps,
+    shingles: mine.size,
+    ask: target ? { path: target.path, title: target.title, confidence: round2(target.confidence) } : null,
+    lead: leadNote(title, itemVec, p, index),
+    person: personNote(title, body, itemVec, p, index),
+  };
 
   const pf = personFolder(nameTitle(title, note.body), body, p, index);
   if (pf) {
@@ -705,21 +751,6 @@ export async function analyzeItem(rel: string, text: string, ctx: AnalyzeContext
     }
   }
 
-  // An earlier keep, delete or merge of a nearly identical item (and no rule or hint of the person's): the same again.
-  const again = m && m.decisions.length && !ev.has('rule') && !ev.has('hint') ? likeDecision(m, itemVec, p.vector(title)) : undefined;
-  if (again && (again.action !== 'merge' || (again.destination && p.noteVector(again.destination)))) {
-    const conf = round2(Math.min(0.85, 0.4 + 0.6 * (again.sim - 0.5) + 0.25));
-    const why = `like '${clip(again.title, 40)}', which you ${again.action === 'keep' ? 'kept' : again.action === 'delete' ? 'deleted' : `merged into ${again.destination}`}`;
-    return done(base({ entities: entities.slice(0, 4).map((e) => e.name), entity_locations: locations, suggested_action: again.action, destination: again.action === 'merge' ? again.destination : null, confidence: again.action === 'keep' ? 0 : conf, reasoning: why }));
-  }
-
-  let ranked = ev.ranked();
-  // What became of earlier suggestions: the person's tie-breaks between folders, and how often suggestions for the chosen folder were right.
-  const learnt = m && m.outcomes.size ? learntAdjustment(m, ranked) : undefined;
-  if (learnt) {
-    ranked = learnt.ranked;
-    if (learnt.swapped) reasons.unshift(`you moved ${learnt.swapped.n} item${learnt.swapped.n === 1 ? '' : 's'} suggested for ${learnt.swapped.from} to ${learnt.swapped.to}`);
-  }
   const shownEntities = entities.slice(0, 4).map((e) => e.name);
   const evidence = [...ev.kinds.values()];
   // Keep means "nowhere to put it": no rule, hint, earlier decision or entity, and only faint word overlap.
@@ -744,15 +775,70 @@ export async function analyzeItem(rel: string, text: string, ctx: AnalyzeContext
     ev.has('person') ||
     (ev.has('neighbours') && maxSim >= 0.1) ||
     (ev.has('profile') && c1 >= 0.08) ||
-    agree;
+    !!agree;
+  const kindVotes: KindVotes[] = evidence.map((e) => ({ kind: e.kind, amount: e.amount, votes: [...e.votes] }));
+  const meta = (f: string) => ({ notes: p.byFolder.get(f)?.notes ?? 0, people: isPeople(f) });
+  const trace: FilingTrace | undefined = ctx.trace
+    ? {
+        kinds: kindVotes,
+        penalty: [...ev.penalty],
+        action: actionFeatures,
+        placed,
+        folders: Object.fromEntries([...new Set(kindVotes.flatMap((k) => k.votes.map(([f]) => f)))].map((f) => [f, meta(f)])),
+      }
+    : undefined;
+  const W = ctx.weights;
+  const finish = (item: AnalysisItem): AnalysisDetail => ({ item, evidence: [], votes: [], trace });
+
+  // Duplicates and merges: the same text → delete; most of a note repeated (or most of the item already in one),
+  // or the person asking for it → merge.
+  const early = earlyAction(actionFeatures, W?.thresholds ?? HAND_THRESHOLDS);
+  if (early?.action === 'delete') {
+    const conf = W ? calibrate(W.calibration.delete, { hand: 0.93 }) : 0.93;
+    return finish(base({ suggested_action: 'delete', destination: early.path, confidence: round2(conf), reasoning: `Duplicate of ${early.path}` }));
+  }
+  if (early?.reason === 'overlap') {
+    const hand = Math.min(0.93, 0.55 + 0.4 * early.overlap);
+    const conf = W ? calibrate(W.calibration.merge, { hand }) : hand;
+    return finish(base({ suggested_action: 'merge', destination: early.path, confidence: round2(conf), reasoning: `${Math.round(early.overlap * 100)}% overlap with ${early.path}; merge` }));
+  }
+  if (early?.reason === 'lead' || early?.reason === 'person') {
+    const hand = 0.5 + 0.3 * Math.min(1, early.cos / 0.3);
+    const conf = W ? calibrate(W.calibration.merge, { hand }) : hand;
+    const why = early.reason === 'lead' ? `its title names ${clip(early.title, 50)}` : `more about ${clip(early.title, 40)}`;
+    return finish(base({ suggested_action: 'merge', destination: early.path, confidence: round2(conf), reasoning: `${why}; merge into ${early.path}` }));
+  }
+  if (early?.reason === 'ask') {
+    const conf = W ? calibrate(W.calibration.merge, { hand: early.confidence }) : early.confidence;
+    return finish(base({ suggested_action: 'merge', destination: early.path, confidence: round2(conf), reasoning: `asks to add to ${clip(early.title, 50)}; merge into ${early.path}` }));
+  }
+
+  // An earlier keep, delete or merge of a nearly identical item (and no rule or hint of the person's): the same again.
+  const again = m && m.decisions.length && !ev.has('rule') && !ev.has('hint') ? likeDecision(m, itemVec, p.vector(title)) : undefined;
+  if (again && (again.action !== 'merge' || (again.destination && p.noteVector(again.destination)))) {
+    const conf = round2(Math.min(0.85, 0.4 + 0.6 * (again.sim - 0.5) + 0.25));
+    const why = `like '${clip(again.title, 40)}', which you ${again.action === 'keep' ? 'kept' : again.action === 'delete' ? 'deleted' : `merged into ${again.destination}`}`;
+    return finish(base({ entities: entities.slice(0, 4).map((e) => e.name), entity_locations: locations, suggested_action: again.action, destination: again.action === 'merge' ? again.destination : null, confidence: again.action === 'keep' ? 0 : conf, reasoning: why }));
+  }
+
+  // The hand ranking adds every kind's votes; learned weights score each candidate folder from the same votes.
+  const handRanked = ev.ranked();
+  let ranked = W ? discount(rankCandidates(candidateFeatures(kindVotes, meta), W.ranker), ev.penalty) : handRanked;
+  // What became of earlier suggestions: the person's tie-breaks between folders, and how often suggestions for the chosen folder were right.
+  const learnt = m && m.outcomes.size ? learntAdjustment(m, ranked) : undefined;
+  if (learnt) {
+    ranked = learnt.ranked;
+    if (learnt.swapped) reasons.unshift(`you moved ${learnt.swapped.n} item${learnt.swapped.n === 1 ? '' : 's'} suggested for ${learnt.swapped.from} to ${learnt.swapped.to}`);
+  }
   const first = ranked[0];
-  // Evidence that adds up to almost nothing for the best folder is nowhere to put it either.
-  const faint = !!first && faintPlacement(evidence, ranked);
-  if (!first || !placed || faint) {
+  // Evidence that adds up to almost nothing for the chosen folder is nowhere to put it either.
+  const hand = first ? handConfidence(evidence, W ? handRanked : ranked, first[0]) : 0;
+  if (!first || !placed || hand < (W?.thresholds.keep ?? KEEP_BELOW)) {
     return {
       item: base({ entities: shownEntities, entity_locations: locations, confidence: 0, reasoning: 'No rule, entity, earlier decision or similar note places it' }),
       evidence: [],
       votes: ranked.slice(0, 5),
+      trace,
     };
   }
   const folder = first[0];
@@ -761,8 +847,8 @@ export async function analyzeItem(rel: string, text: string, ctx: AnalyzeContext
   if (named) reasons.unshift(`like ${named.n} earlier item${named.n === 1 ? '' : 's'} about ${clip(named.display, 30)} you filed in ${folder}`);
   else if (n) reasons.unshift(`like ${n} earlier item${n === 1 ? '' : 's'} you filed in ${folder}`);
   const dest = ruleDest && ruleDest.folder === folder ? renderDestination(ruleDest.rule.destination, vars) : `${folder}/${slugify(title)}.md`;
-  const { confidence: c0, rows } = confidenceOf(evidence, folder);
-  const confidence = round2(c0 * marginFactor(ranked) * (learnt?.factor ?? 1));
+  const { rows } = confidenceOf(evidence, folder);
+  const confidence = round2((W ? moveConfidence(W, evidence, first[1] / ranked.reduce((a, [, v]) => a + v, 0), hand, folder) : hand) * (learnt?.factor ?? 1));
   if (!reasons.length) reasons.push(`words like ${folder}'s notes`);
   return {
     item: base({
@@ -776,8 +862,36 @@ export async function analyzeItem(rel: string, text: string, ctx: AnalyzeContext
     }),
     evidence: rows,
     votes: ranked.slice(0, 5),
+    trace,
     planned: dest,
   };
+}
+
+/** Corrections away from a folder discount its probability (renormalised, best first). */
+function discount(ranked: Array<[string, number]>, penalty: Map<string, number>): Array<[string, number]> {
+  if (!penalty.size) return ranked;
+  return ranked.map(([f, v]) => [f, v * (1 - (penalty.get(f) ?? 0))] as [string, number]).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+}
+
+/**
+ * The hand confidence that `chosen` is right: the kinds' noisy-OR (confidenceOf) × the margin of its
+ * votes over the best other folder (×0.6 on a tie or when another folder has more).
+ */
+export function handConfidence(evidence: Evidence[], handRanked: Array<[string, number]>, chosen: string): number {
+  const v1 = handRanked.find(([f]) => f === chosen)?.[1] ?? 0;
+  const v2 = handRanked.find(([f]) => f !== chosen)?.[1] ?? 0;
+  const m = v1 <= 0 ? 0 : Math.max(0, Math.min(1, (v1 - v2) / (0.5 * v1)));
+  return confidenceOf(evidence, chosen).confidence * (0.6 + 0.4 * m);
+}
+
+/**
+ * A learned move's confidence: Platt on the folder's probability and the hand confidence. Word overlap
+ * alone (no rule, hint, decision, entity, person or link for the folder) stays below 0.8, as by hand.
+ */
+export function moveConfidence(W: FilingWeights, evidence: Evidence[], p1: number, hand: number, chosen: string): number {
+  const c = calibrate(W.calibration.move, { p1, hand });
+  const strong = evidence.some((e) => STRONG_KINDS.has(e.kind) && [...e.votes].some(([f, w]) => w > 0 && related(f, chosen) > 0));
+  return Math.min(0.97, strong ? c : Math.min(c, 0.74));
 }
 
 /** A file of that name (or vault-relative path) anywhere in the vault, outside hidden folders. */

@@ -11,6 +11,7 @@ import { inboxRoutes as R } from './contract';
 import { implement } from '../../kernel/route';
 import { analyzeItem, INBOX_FOLDER, placeItem, type AnalysisDetail } from './analyze';
 import { AnalysisCache } from './analysis-cache';
+import { loadFilingWeights, type FilingWeights } from './filing-model';
 import { saveItem, type SaveInput, type SaveResult } from './capture';
 import type { ActionInput, AnalysisItem, AnalyzeResult, ExampleRow, ExecuteResult, UndoResult } from './contract';
 import { InboxJournal } from './execute';
@@ -32,6 +33,8 @@ import { countRows } from '../../kernel/db';
 export interface InboxDeps {
   vault: VaultApi;
   nlp?: Nlp;
+  /** Learned filing weights; default `<appRoot>/models/filing-weights.json` (hand values when absent or invalid), null for the hand values. */
+  weights?: FilingWeights | null;
 }
 
 export interface CaptureFile {
@@ -80,6 +83,8 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
   inboxSchema(db);
   const journal = new InboxJournal({ db, vault, trashDir: path.join(ctx.config.dataDir, 'trash'), clock: ctx.clock, log });
   const examples = new ExampleStore(db, () => ctx.clock.now());
+  const weights = deps.weights === null ? undefined : (deps.weights ?? loadFilingWeights(ctx.config.appRoot));
+  log.info(weights ? 'filing weights loaded from models/filing-weights.json' : 'filing weights: hand values');
   let rulesCache: { key: string; rules: Rules } | undefined;
   let timer: NodeJS.Timeout | undefined;
   /** Settles when the pending debounce fires or is cancelled, so idle() waits without polling. */
@@ -132,7 +137,7 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
       const hash = sha256(text);
       const now = ctx.clock.now();
       const key = `${hash}|${vault.index.generation}|${rulesCache?.key ?? ''}|${learnt}|${new Date(now).toISOString().slice(0, 10)}`;
-      const core = await analyses.get(rel, key, () => analyzeItem(rel, text, { vault, nlp: deps.nlp, rules: r, now, memory: (p) => examples.memory(p) }));
+      const core = await analyses.get(rel, key, () => analyzeItem(rel, text, { vault, nlp: deps.nlp, rules: r, now, memory: (p) => examples.memory(p), weights }));
       out.push({ detail: placeItem(core, { vault, taken }), hash });
     }
     return out;

@@ -55,6 +55,20 @@ const FILLER = new Set(
 
 const cleanFolder = (s: string) => s.trim().replace(/^[`'"]+|[`'".,;]+$/g, '').replace(/^\/+/, '');
 
+/** Placeholders a destination template may use (renderDestination). */
+const KNOWN_VARS = /^\{(date|year|month|title-slug|slug|title)\}$/;
+/**
+ * A Destination field: a path, or prose naming paths in backticks ("append to the matching
+ * `Termbase/{pair} {field}.md` if one exists; otherwise new note in `Termbase/`") → the last
+ * backticked path that uses only placeholders Mailroom fills in.
+ */
+function adrDestination(dest: string): string {
+  const quoted = [...dest.matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? '');
+  if (quoted.length === 0 || dest.replace(/`[^`]+`/g, '').trim().split(/\s+/).length < 3) return cleanFolder(dest);
+  const usable = quoted.filter((q) => (q.match(/\{[^}]*\}/g) ?? []).every((v) => KNOWN_VARS.test(v)));
+  return cleanFolder(usable.at(-1) ?? quoted.at(-1) ?? dest);
+}
+
 function keywords(text: string): string[] {
   return text
     .replace(/['’]s\b/g, '')
@@ -357,7 +371,7 @@ export function parseRules(md: string): Rules {
       const anyOf = pattern ? parsePattern(pattern) : undefined;
       const transform = field(items, 'Transform');
       if (anyOf && dest) {
-        out.rules.push({ name: s.heading, anyOf, destination: cleanFolder(dest), transform, source: 'adr' });
+        out.rules.push({ name: s.heading, anyOf, destination: adrDestination(dest), transform, source: 'adr' });
         if (transform) out.unparsed.push(`${s.heading} — Transform: ${transform} (not applied by the server; apply it when filing)`);
       } else {
         out.unparsed.push(`${s.heading} — ${items.join('; ')}`);
