@@ -54,6 +54,8 @@ export interface Weighting {
 export interface IndependentWeights {
   intent: Weighting;
   ner: Weighting;
+  /** The sets the weights were chosen over (and that train.ts then trains on). */
+  sets?: string[];
 }
 
 export const WEIGHTS_FILE = path.join(path.dirname(new URL(import.meta.url).pathname), 'independent-weights.json');
@@ -61,9 +63,9 @@ export const WEIGHTS_FILE = path.join(path.dirname(new URL(import.meta.url).path
 /** The weights loso.ts chose; none (generator only) when the file is absent. */
 export function readWeights(file = WEIGHTS_FILE): IndependentWeights {
   if (!fs.existsSync(file)) return { intent: { copies: 0 }, ner: { copies: 0 } };
-  const j = JSON.parse(fs.readFileSync(file, 'utf8')) as { intent?: Weighting; ner?: Weighting };
+  const j = JSON.parse(fs.readFileSync(file, 'utf8')) as { intent?: Weighting; ner?: Weighting; sets?: unknown };
   const ok = (w: Weighting | undefined): Weighting => (w && Number.isInteger(w.copies) && w.copies >= 0 ? { copies: w.copies, literal: w.literal === true } : { copies: 0 });
-  return { intent: ok(j.intent), ner: ok(j.ner) };
+  return { intent: ok(j.intent), ner: ok(j.ner), sets: Array.isArray(j.sets) ? j.sets.filter((x): x is string => typeof x === 'string') : undefined };
 }
 
 const lineRng = (text: string, seed: number): Rng => mulberry32((fnv1a(text) ^ seed) >>> 0);

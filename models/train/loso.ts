@@ -5,7 +5,7 @@
  * the one left out, through the runtime (OnnxNlp), exactly as `npm run train` would train.
  * Weighting 0 (generator only) is trained once and evaluated on every set.
  *
- *   node --import tsx models/train/loso.ts [--model intent|ner|both] [--grid 0,3,8,16] [--literal 8] [--write]
+ *   node --import tsx models/train/loso.ts [--model intent|ner|both] [--grid 0,3,8,16] [--literal 8] [--write] [--dump FILE] [--from-log FILE …]
  *
  * --write stores the chosen weights and the whole table in models/train/independent-weights.json
  * (read by train.ts). Choice: intent by the mean over sets of LOSO intent accuracy + explicit-save
@@ -24,6 +24,21 @@ import { trainIntent, trainNer } from './pipeline';
 import { intentCard, nerCard, writeCard } from './model-cards';
 import { independentSets, independentTraining, readWeights, WEIGHTS_FILE, type IndependentSet, type Weighting } from './independent';
 import { evaluateIntent, evaluateNer } from './evaluate';
+import { detectPhrases } from '../../electron/core/domains/nlp/phrases';
+
+/** One left-out message as the save decision saw it (--dump): for the structure of the misses and the head threshold. */
+interface SaveRecord {
+  set: string;
+  weighting: string;
+  text: string;
+  gold: boolean;
+  head: number;
+  intent: string;
+  strong: boolean;
+  weak: boolean;
+  negated: boolean;
+}
+const dumped: SaveRecord[] = [];
 
 const SEED = Number(process.env.MAILROOM_TRAIN_SEED ?? 20251123);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -75,6 +90,14 @@ async function intentLoso(sets: IndependentSet[], w: Weighting): Promise<Record<
     const nlp = await loadFrom(dir);
     for (const s of r.evalOn) {
       const m = await evaluateIntent(nlp, readIntentTsv(s.intent ?? ''));
+      if (process.argv.includes('--dump')) {
+        const rows = readIntentTsv(s.intent ?? '');
+        const res = await nlp.intentBatch(rows.map((e) => e.text));
+        rows.forEach((e, i) => {
+          const ph = detectPhrases(e.text);
+          dumped.push({ set: s.name, weighting: label(w), text: e.text, gold: e.explicitSave, head: res[i].explicitSave ?? 0, intent: res[i].intent, strong: ph.saveStrong, weak: ph.saveRequest, negated: ph.saveNegated });
+        });
+      }
       out[s.name] = { accuracy: m.intent.accuracy, save_recall: m.explicit_save.recall, save_fp: m.explicit_save.fp_rate, head_recall: m.explicit_save_model_only.recall, head_fp: m.explicit_save_model_only.fp_rate };
       process.stderr.write(`[loso] intent ${label(w)} → ${s.name}: ${JSON.stringify(out[s.name])}\n`);
     }
@@ -106,6 +129,43 @@ async function nerLoso(sets: IndependentSet[], w: Weighting): Promise<Record<str
   return out;
 }
 
+/**
+ * --from-log FILE (repeatable): the per-set lines earlier runs of this script printed on stderr
+ * ("[loso] intent 12 rows/line (1 literal + variants) → models-c: {…}"), so runs made separately
+ * (one per model, in parallel, or a later grid) are tabulated and chosen from together. The same
+ * weighting in a later file replaces an earlier one.
+ */
+function fromLogs(files: string[], sets: readonly IndependentSet[]): { intent: Map<string, Record<string, IntentFigures>>; ner: Map<string, Record<string, NerFigures>> } {
+  const out = { intent: new Map<string, Record<string, IntentFigures>>(), ner: new Map<string, Record<string, NerFigures>>() };
+  for (const f of files) {
+    for (const line of fs.readFileSync(f, 'utf8').split('\n')) {
+      const m = /^\[loso\] (intent|ner) (.+?) → (\S+): (\{.*\})$/.exec(line);
+      if (!m) continue;
+      const [, model, wl, set, json] = m;
+      if (model === 'intent') out.intent.set(wl, { ...(out.intent.get(wl) ?? {}), [set]: JSON.parse(json) as IntentFigures });
+      else out.ner.set(wl, { ...(out.ner.get(wl) ?? {}), [set]: JSON.parse(json) as NerFigures });
+    }
+  }
+  // A weighting not measured on every set cannot be compared: left out.
+  const complete = <T>(m: Map<string, Record<string, T>>) => {
+    for (const [k, per] of m) if (Object.keys(per).length < sets.length) (process.stderr.write(`[loso] ${k}: not every set in the logs, left out\n`), m.delete(k));
+  };
+  complete(out.intent);
+  complete(out.ner);
+  return out;
+}
+
+function weightingOf(l: string): Weighting {
+  if (l === 'generator only') return { copies: 0 };
+  const m = /^(\d+) rows\/line \((literal repeats|1 literal \+ variants)\)$/.exec(l);
+  if (!m) throw new Error(`loso: unknown weighting label "${l}"`);
+  return m[2] === 'literal repeats' ? { copies: Number(m[1]), literal: true } : { copies: Number(m[1]) };
+}
+
+function argValues(flag: string): string[] {
+  return process.argv.flatMap((a, i) => (a === flag && process.argv[i + 1] ? [process.argv[i + 1]] : []));
+}
+
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
 async function main(): Promise<void> {
@@ -114,12 +174,21 @@ async function main(): Promise<void> {
   const literal = arg('literal', '8').split(',').filter(Boolean).map(Number);
   const sets = independentSets(root);
   const weightings: Weighting[] = [...grid.map((copies) => ({ copies })), ...literal.filter((c) => c > 0).map((copies) => ({ copies, literal: true }))];
-  process.stderr.write(`[loso] sets ${sets.map((s) => s.name).join(', ')}; weightings ${weightings.map(label).join(' | ')}\n`);
+  const logs = argValues('--from-log');
+  if (!logs.length) process.stderr.write(`[loso] sets ${sets.map((s) => s.name).join(', ')}; weightings ${weightings.map(label).join(' | ')}\n`);
   const table: { intent: Array<{ weighting: Weighting; sets: Record<string, IntentFigures>; score: number }>; ner: Array<{ weighting: Weighting; sets: Record<string, NerFigures>; score: number }> } = { intent: [], ner: [] };
   const lines: string[] = [];
+  const logged = logs.length ? fromLogs(logs, sets) : undefined;
+  const byCopies = (a: Weighting, b: Weighting) => Number(a.literal === true) - Number(b.literal === true) || a.copies - b.copies;
+  const intentRuns: Array<{ w: Weighting; per: () => Promise<Record<string, IntentFigures>> }> = logged
+    ? [...logged.intent].map(([l, per]) => ({ w: weightingOf(l), per: async () => per })).sort((a, b) => byCopies(a.w, b.w))
+    : weightings.map((w) => ({ w, per: () => intentLoso(sets, w) }));
+  const nerRuns: Array<{ w: Weighting; per: () => Promise<Record<string, NerFigures>> }> = logged
+    ? [...logged.ner].map(([l, per]) => ({ w: weightingOf(l), per: async () => per })).sort((a, b) => byCopies(a.w, b.w))
+    : weightings.map((w) => ({ w, per: () => nerLoso(sets, w) }));
   if (model === 'intent' || model === 'both') {
-    for (const w of weightings) {
-      const per = await intentLoso(sets, w);
+    for (const { w, per: run } of intentRuns) {
+      const per = await run();
       const v = Object.values(per);
       const score = mean(v.map((x) => x.accuracy)) + mean(v.map((x) => x.save_recall)) - mean(v.map((x) => x.save_fp));
       table.intent.push({ weighting: w, sets: Object.fromEntries(Object.entries(per).map(([k, x]) => [k, { accuracy: r3(x.accuracy), save_recall: r3(x.save_recall), save_fp: r3(x.save_fp), head_recall: r3(x.head_recall), head_fp: r3(x.head_fp) }])), score: r3(score) });
@@ -127,8 +196,8 @@ async function main(): Promise<void> {
     }
   }
   if (model === 'ner' || model === 'both') {
-    for (const w of weightings) {
-      const per = await nerLoso(sets, w);
+    for (const { w, per: run } of nerRuns) {
+      const per = await run();
       const v = Object.values(per);
       const score = mean(v.map((x) => x.f1)) + mean(v.map((x) => Math.min(...Object.values(x.per_type))));
       table.ner.push({ weighting: w, sets: Object.fromEntries(Object.entries(per).map(([k, x]) => [k, { f1: r3(x.f1), per_type: Object.fromEntries(Object.entries(x.per_type).map(([t, f]) => [t, r3(f)])) }])), score: r3(score) });
@@ -136,6 +205,7 @@ async function main(): Promise<void> {
     }
   }
   process.stdout.write(lines.join('\n') + '\n');
+  if (process.argv.includes('--dump')) fs.writeFileSync(arg('dump', 'loso-save.json'), JSON.stringify(dumped, null, 1));
   if (process.argv.includes('--write')) {
     const prev = readWeights();
     const prevTable = fs.existsSync(WEIGHTS_FILE) ? ((JSON.parse(fs.readFileSync(WEIGHTS_FILE, 'utf8')) as { loso?: typeof table }).loso ?? { intent: [], ner: [] }) : { intent: [], ner: [] };
