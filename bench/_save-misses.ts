@@ -8,9 +8,10 @@
  *    "I want you (to) remember", plain statement);
  *  - recall / FP of the no-phrase branch for head thresholds 0.5–0.95 (the shipped value is 0.8).
  *
- *   npx tsx bench/_save-misses.ts /tmp/save-dump.json [--weighting "12 rows/line (1 literal + variants)"] [--list]
+ *   npx tsx bench/_save-misses.ts /tmp/save-dump.json [--weighting "12 rows/line (1 literal + variants)"] [--list] [--redetect]
  */
 import fs from 'node:fs';
+import { detectPhrases } from '../electron/core/domains/nlp/phrases';
 import { EXPLICIT_SAVE_THRESHOLD, EXPLICIT_SAVE_THRESHOLD_QUESTION, WEAK_PHRASE_THRESHOLD } from '../electron/core/domains/nlp/activation';
 
 interface Rec {
@@ -43,7 +44,13 @@ function structure(text: string): string {
 function main(): void {
   const file = process.argv[2];
   if (!file) throw new Error('usage: bench/_save-misses.ts DUMP.json [--weighting LABEL] [--list]');
-  const all = JSON.parse(fs.readFileSync(file, 'utf8')) as Rec[];
+  // --redetect: the detector's state read again with the current code (the head's probabilities stay as dumped).
+  const redetect = process.argv.includes('--redetect');
+  const all = (JSON.parse(fs.readFileSync(file, 'utf8')) as Rec[]).map((r) => {
+    if (!redetect) return r;
+    const ph = detectPhrases(r.text);
+    return { ...r, strong: ph.saveStrong, weak: ph.saveRequest, negated: ph.saveNegated };
+  });
   const wi = process.argv.indexOf('--weighting');
   const only = wi >= 0 ? process.argv[wi + 1] : undefined;
   const list = process.argv.includes('--list');
