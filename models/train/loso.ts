@@ -5,7 +5,7 @@
  * the one left out, through the runtime (OnnxNlp), exactly as `npm run train` would train.
  * Weighting 0 (generator only) is trained once and evaluated on every set.
  *
- *   node --import tsx models/train/loso.ts [--model intent|ner|both] [--grid 0,3,8,16] [--literal 8] [--write] [--dump FILE] [--from-log FILE …]
+ *   node --import tsx models/train/loso.ts [--model intent|ner|both] [--grid 0,4,8,12,24] [--literal 4] [--write] [--dump FILE] [--from-log FILE …]
  *
  * --write stores the chosen weights and the whole table in models/train/independent-weights.json
  * (read by train.ts). Choice: intent by the mean over sets of LOSO intent accuracy + explicit-save
@@ -170,8 +170,8 @@ const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.l
 
 async function main(): Promise<void> {
   const model = arg('model', 'both');
-  const grid = arg('grid', '0,3,8,16').split(',').map(Number);
-  const literal = arg('literal', '8').split(',').filter(Boolean).map(Number);
+  const grid = arg('grid', '0,4,8,12,24').split(',').map(Number);
+  const literal = arg('literal', '4').split(',').filter(Boolean).map(Number);
   const sets = independentSets(root);
   const weightings: Weighting[] = [...grid.map((copies) => ({ copies })), ...literal.filter((c) => c > 0).map((copies) => ({ copies, literal: true }))];
   const logs = argValues('--from-log');

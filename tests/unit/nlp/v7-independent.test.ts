@@ -116,7 +116,9 @@ describe('augmentation of independent lines', () => {
     const all = independentTraining(sets, w, SEED, corpora);
     const without = independentTraining(sets, w, SEED, corpora, 'models-c');
     expect(without.used).not.toContain('models-c');
-    const cTexts = new Set(readIntentTsv(path.join(REPO_ROOT, 'tests', 'fixtures', 'blind', 'models-c', 'intent.tsv')).map((e) => e.text));
+    // Lines only models-c has (a few short greetings are written the same in several sets).
+    const others = new Set(sets.filter((s) => s.name !== 'models-c').flatMap((s) => (s.intent ? readIntentTsv(s.intent) : [])).map((e) => e.text));
+    const cTexts = new Set(readIntentTsv(path.join(REPO_ROOT, 'tests', 'fixtures', 'blind', 'models-c', 'intent.tsv')).map((e) => e.text).filter((t) => !others.has(t)));
     expect(all.intent.some((e) => cTexts.has(e.text))).toBe(true);
     expect(without.intent.some((e) => cTexts.has(e.text))).toBe(false);
   });
