@@ -148,7 +148,11 @@ function fromLogs(files: string[], sets: readonly IndependentSet[]): { intent: M
   }
   // A weighting not measured on every set cannot be compared: left out.
   const complete = <T>(m: Map<string, Record<string, T>>) => {
-    for (const [k, per] of m) if (Object.keys(per).length < sets.length) (process.stderr.write(`[loso] ${k}: not every set in the logs, left out\n`), m.delete(k));
+    for (const [k, per] of m) {
+      if (Object.keys(per).length >= sets.length) continue;
+      process.stderr.write(`[loso] ${k}: not every set in the logs, left out\n`);
+      m.delete(k);
+    }
   };
   complete(out.intent);
   complete(out.ner);
