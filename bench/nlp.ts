@@ -12,6 +12,7 @@ import { REPO_ROOT } from '../tests/helpers/owner';
 import { evaluateIntent, evaluateNer } from '../models/train/evaluate';
 import { readIntentTsv } from '../models/train/generate-intent';
 import { readAnnotated } from '../models/train/generate-ner';
+import { readWeights } from '../models/train/independent';
 
 const models = path.join(REPO_ROOT, 'models');
 
@@ -30,14 +31,18 @@ function messages(): string[] {
  */
 function modelSets(): Array<{ label: string; intent?: string; ner?: string }> {
   const corpora = path.join(models, 'corpora');
+  // v7 trains on the independent sets (models/train/independent-weights.json): those figures are in-sample.
+  const w = readWeights();
+  const trained = new Set(w.intent.copies > 0 || w.ner.copies > 0 ? (w.sets ?? []) : []);
+  const blindLabel = (name: string, plain: string) => (trained.has(name) ? `${plain} (in training since v7: in-sample)` : plain);
   const sets: Array<{ label: string; intent?: string; ner?: string }> = [
     { label: 'in-sample eval', intent: path.join(corpora, 'intent', 'eval.tsv'), ner: path.join(corpora, 'ner', 'eval.txt') },
     { label: 'in-sample dev3', intent: path.join(corpora, 'dev3', 'intent.tsv'), ner: path.join(corpora, 'dev3', 'ner.txt') },
-    { label: 'blind dev (former held-out)', intent: path.join(REPO_ROOT, 'tests', 'fixtures', 'blind', 'intent.tsv'), ner: path.join(REPO_ROOT, 'tests', 'fixtures', 'blind', 'ner.txt') },
+    { label: blindLabel('blind', 'blind dev (former held-out)'), intent: path.join(REPO_ROOT, 'tests', 'fixtures', 'blind', 'intent.tsv'), ner: path.join(REPO_ROOT, 'tests', 'fixtures', 'blind', 'ner.txt') },
   ];
   const isModelSet = (d: string) => fs.existsSync(path.join(d, 'intent.tsv')) || fs.existsSync(path.join(d, 'ner.txt'));
   for (const [group, label] of [['blind', 'blind dev'], ['heldout', 'held-out']] as const) {
-    for (const d of fixtureSets(group, isModelSet)) sets.push({ label: `${label} ${path.basename(d)}`, intent: path.join(d, 'intent.tsv'), ner: path.join(d, 'ner.txt') });
+    for (const d of fixtureSets(group, isModelSet)) sets.push({ label: group === 'blind' ? blindLabel(path.basename(d), `${label} ${path.basename(d)}`) : `${label} ${path.basename(d)}`, intent: path.join(d, 'intent.tsv'), ner: path.join(d, 'ner.txt') });
   }
   return sets.map((s) => ({ label: s.label, intent: s.intent && fs.existsSync(s.intent) ? s.intent : undefined, ner: s.ner && fs.existsSync(s.ner) ? s.ner : undefined }));
 }

@@ -3,7 +3,7 @@
  * sentences in this run. `--errors` lists every miss.
  *
  *   npm run eval:models                                   # in-sample dev sets (eval + dev)
- *   npm run eval:models -- --intent PATH.tsv --ner PATH.txt [--errors]
+ *   npm run eval:models -- --intent PATH.tsv --ner PATH.txt [--errors] [--models DIR]
  *
  * Files given on the command line use the formats of models/corpora/intent/eval.tsv and
  * models/corpora/ner/eval.txt; either flag may be given alone.
@@ -38,7 +38,9 @@ async function main(): Promise<void> {
     intentPaths = [evalFiles(corpora).intent, devFiles(corpora).intent];
     nerPaths = [evalFiles(corpora).ner, devFiles(corpora).ner];
   }
-  const nlp = await OnnxNlp.load({ intent: path.join(root, 'models', 'intent.onnx'), ner: path.join(root, 'models', 'ner.onnx') });
+  // --models DIR: evaluate another pair of models (intent.onnx, ner.onnx and their cards), e.g. an older version.
+  const modelsDir = argValues('--models')[0] ?? path.join(root, 'models');
+  const nlp = await OnnxNlp.load({ intent: path.join(modelsDir, 'intent.onnx'), ner: path.join(modelsDir, 'ner.onnx') });
   const out: string[] = [];
   const rel = (p: string) => path.relative(process.cwd(), p) || p;
   for (const file of intentPaths) {

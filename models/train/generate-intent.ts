@@ -59,7 +59,8 @@ const lowerFirst = (s: string) => (/^I\b/.test(s) ? s : s.charAt(0).toLowerCase(
 const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const SAVE_WORD_RE = /\b(?:remember|bookmark|note|notes|save|forget|record|memory|memorise|store|file|jot|keep)\b/i;
 
-function typo(word: string, rng: Rng): string {
+/** One typo in a word of 4+ letters: swap, drop or double a letter (other words unchanged). */
+export function typo(word: string, rng: Rng): string {
   if (word.length < 4 || !/^\p{L}+$/u.test(word)) return word;
   const i = 1 + rng.int(word.length - 2);
   switch (rng.int(3)) {

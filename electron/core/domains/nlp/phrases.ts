@@ -288,9 +288,17 @@ export function detectPhrases(text: string): PhraseSignals {
   return signals;
 }
 
+/**
+ * v7: emoji closing a message are not words, so the clause before them ends the message
+ * ("my gamertag is NightOwl_Kaz btw, keep that 🦉", "…, save it 🙏" end in "keep that" / "save it").
+ */
+const TRAILING_EMOJI_RE = /(?:\s|\p{Extended_Pictographic}|\p{Emoji_Modifier}|\u200d|\ufe0f)+$/u;
+
 function detect(text: string): PhraseSignals {
   // "please to remember…" (a learner's form) is "please remember…".
-  const norm = expandChatShorthand(fixSaveTypos(text.replace(/[’‘]/g, "'"))).replace(/\b(please|pls|plz)\s+to\s+(?=(?:remember|note|save|keep|store|write|log|bear)\b)/giu, '$1 ');
+  const norm = expandChatShorthand(fixSaveTypos(text.replace(/[’‘]/g, "'")))
+    .replace(/\b(please|pls|plz)\s+to\s+(?=(?:remember|note|save|keep|store|write|log|bear)\b)/giu, '$1 ')
+    .replace(TRAILING_EMOJI_RE, '');
   const matched: string[] = [];
   const cues: string[] = [];
   let saveRequest = false;
