@@ -157,7 +157,7 @@ export async function run(): Promise<BenchRow[]> {
       [DEV2_SET, 'in-sample dev2'],
       [DEV3_SET, 'in-sample dev3'],
       [DEV4_SET, 'in-sample dev4'],
-      ...BLIND_SETS.map((d) => [d, 'blind dev (former held-out)'] as const),
+      ...BLIND_SETS.map((d) => [d, 'blind dev'] as const),
       ...HELDOUT_SETS.map((d) => [d, 'held-out'] as const),
     ]) {
       if (!fs.existsSync(path.join(dir, 'gold.json'))) continue;
