@@ -15,7 +15,7 @@ import { saveItem, type SaveInput, type SaveResult } from './capture';
 import type { ActionInput, AnalysisItem, AnalyzeResult, ExampleRow, ExecuteResult, UndoResult } from './contract';
 import { InboxJournal } from './execute';
 import { ExampleStore, type NewExample, type RuleSuggestion } from './learn';
-import { folderProfiles } from './profiles';
+import { folderProfiles, profilesState, warmProfiles, type ProfilesState } from './profiles';
 import { isDestination } from './analyze';
 import { appendLooseRule } from './rules';
 import { defaultRules, parseRules, RULES_PATH, type Rules } from './rules';
@@ -59,6 +59,8 @@ export interface InboxApi {
   dismissRule(id: number): RuleSuggestion;
   /** Resolves when pending automatic analysis has run (tests). */
   idle(): Promise<void>;
+  /** The folder profiles filing compares against: built in the background once the index is ready. */
+  profiles(): ProfilesState;
   /** The journal of filing batches, read back (History). */
   journal: { batches(limit: number): JournalBatch[]; steps(batchId: string): JournalStep[] };
 }
@@ -70,6 +72,9 @@ const suggestionId = (raw: string | undefined) => {
   if (!Number.isInteger(id) || id <= 0) throw new MailroomError('invalid_argument', `Suggested rule ids are positive integers (got ${JSON.stringify(raw)}).`);
   return id;
 };
+
+/** Notes changed: the profiles are brought up to date this long after the last change. */
+const WARM_DELAY_MS = 300;
 
 const TEXT_EXT = /\.(md|markdown|txt|text|csv|json|ya?ml|html?|org)$/i;
 
@@ -90,6 +95,7 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
   };
   let auto: Promise<void> = Promise.resolve();
   let stopped = false;
+  const lifetime = new AbortController();
   const offs: Array<() => void> = [];
 
   // Rules and inbox items are read under the vault rule (no hidden files, no symlink that
@@ -213,6 +219,27 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
     return { fresh, count: files.length };
   };
 
+  /**
+   * The folder profiles (every destination note's terms, the folder centroids, the nearest-notes
+   * index) are built in background slices once the vault index is ready, and again shortly after
+   * notes change (only changed notes are read again), so no analysis builds them on its own path.
+   */
+  let warmTimer: NodeJS.Timeout | undefined;
+  let warming: Promise<void> = Promise.resolve();
+  const scheduleWarm = (delayMs: number) => {
+    if (stopped || vault.indexStatus().state !== 'ready') return;
+    if (warmTimer) clearTimeout(warmTimer);
+    warmTimer = setTimeout(() => {
+      warmTimer = undefined;
+      warming = warming
+        .then(() => warmProfiles(vault.index, isDestination, { signal: lifetime.signal }))
+        .then(
+          () => undefined,
+          (e: unknown) => log.warn('folder profiles warm-up failed', { error: String(e) }),
+        );
+    }, delayMs);
+  };
+
   const scheduleRefresh = () => {
     if (stopped) return;
     if (timer) clearTimeout(timer);
@@ -223,7 +250,8 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
     }
     timer = setTimeout(() => {
       timer = undefined;
-      auto = auto.then(() => refreshAnalyses().then(() => undefined)).catch((e: unknown) => log.warn('automatic inbox analysis failed', { error: String(e) }));
+      // A warm-up under way finishes first, in its slices (the analysis would otherwise finish it at once).
+      auto = auto.then(() => warming).then(() => refreshAnalyses().then(() => undefined)).catch((e: unknown) => log.warn('automatic inbox analysis failed', { error: String(e) }));
       settleFired();
     }, 150);
   };
@@ -418,6 +446,7 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
       while (fired) await fired.promise;
       await auto;
     },
+    profiles: () => profilesState(vault.index),
     tools: [saveTool, analyzeTool, executeTool, undoTool],
     routes: [
       // The tool-backed bodies are the tools' inputs (the contract's schemas), parsed by invokeTool.
@@ -464,20 +493,27 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
             markStale();
           }
           if (p.paths.some((x) => x.startsWith(INBOX_FOLDER + '/') || x === RULES_PATH)) scheduleRefresh();
+          scheduleWarm(WARM_DELAY_MS);
         }),
         // The vault's background index finished: analyses made against a partial index are redone.
         ctx.events.on('vault:indexed', () => {
+          scheduleWarm(0);
           markStale();
           scheduleRefresh();
         }),
       );
       await refreshAnalyses().catch((e: unknown) => log.warn('initial inbox analysis failed', { error: String(e) }));
+      scheduleWarm(0);
     },
     async stop() {
       stopped = true;
+      lifetime.abort();
       for (const off of offs.splice(0)) off();
       if (timer) clearTimeout(timer);
       timer = undefined;
+      if (warmTimer) clearTimeout(warmTimer);
+      warmTimer = undefined;
+      await warming;
       settleFired();
       await auto.catch(() => undefined);
       analyses.clear();
