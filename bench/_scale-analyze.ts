@@ -48,6 +48,17 @@ for (;;) {
   await new Promise((r) => setTimeout(r, 50));
 }
 console.log(`notes ${N}: ready after ${(performance.now() - t0).toFixed(0)} ms, RSS ${rss(child.pid!).toFixed(0)} MB  load ${load()}`);
+// An owner that builds the folder profiles in the background says when they are warm (GET /api/status).
+if ((await api<{ profiles?: unknown }>('/api/status')).profiles) {
+  for (;;) {
+    const st = await api<{ profiles: { state: string; ms?: number } }>('/api/status');
+    if (st.profiles.state === 'warm') {
+      console.log(`profiles warm after ${(performance.now() - t0).toFixed(0)} ms (build ${st.profiles.ms} ms), RSS ${rss(child.pid!).toFixed(0)} MB  load ${load()}`);
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 const mcp = new Client({ name: 'analyze', version: '1' });
 await mcp.connect(new StreamableHTTPClientTransport(new URL(url.origin + '/mcp'), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
 const words = vocabulary().words;
@@ -79,7 +90,8 @@ for (let i = 0; i < 3; i++) {
   later.push(r.ms);
   console.log(`inbox_analyze call ${i + 2}: ${r.ms.toFixed(0)} ms (${r.n} items, digest ${r.digest})  load ${load()}`);
 }
-console.log(`median of 3: ${later.sort((a, b) => a - b)[1]!.toFixed(0)} ms  RSS ${rss(child.pid!).toFixed(0)} MB`);
+console.log(`median of 3: ${later.sort((a, b) => a - b)[1]!.toFixed(0)} ms  RSS ${rss(child.pid!).toFixed(0)} MB  peak ${(Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024).toFixed(0)} MB`);
+if (process.env.STATUS) console.log(JSON.stringify(await api('/api/status')));
 await mcp.close();
 child.kill('SIGTERM');
 await new Promise((r) => child.once('exit', r));

@@ -22,7 +22,8 @@ const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 const heap = () => {
   gc();
   gc();
-  return process.memoryUsage().heapUsed / 1e6;
+  const m = process.memoryUsage();
+  return (m.heapUsed + m.arrayBuffers) / 1e6;
 };
 const mb = (x: number) => `${x.toFixed(0)} MB`;
 let c0 = process.cpuUsage();
@@ -39,7 +40,7 @@ let t = performance.now();
 cpu();
 let p = profiles.folderProfiles(index, isDestination);
 console.log(`notes ${N}: cold build ${(performance.now() - t).toFixed(0)} ms, ${cpu()} (${p.docs} notes, ${p.folders.length} folders)  load ${load()}`);
-console.log(`  heap kept by the profiles ${mb(heap() - h0)}  rss ${mb(process.memoryUsage().rss / 1e6)}  peak rss ${mb(process.resourceUsage().maxRSS / 1e3)}`);
+console.log(`  heap and array buffers kept by the profiles ${mb(heap() - h0)}  rss ${mb(process.memoryUsage().rss / 1e6)}  peak rss ${mb(process.resourceUsage().maxRSS / 1e3)}`);
 // One note changes: its terms are read again, the rest is rebuilt.
 const one = index.all().find((r) => isDestination(r.folder))!;
 const text = fs.readFileSync(path.join(root, one.path), 'utf8');

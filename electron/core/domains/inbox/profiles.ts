@@ -15,7 +15,7 @@ import { contentWords, isStopword } from './text';
 import { PERSON_TITLE } from './person-title';
 import { shapeTerms, withoutUrls } from './shapes';
 import { cosine, normalize, type Vec } from './vectors';
-import { buildCentroidPostings, centroidCosines, topK, type Postings } from './profile-index';
+import { buildCentroidPostings, centroidCosines, topK, type CentroidPostings } from './profile-index';
 import { interactiveInflight, whenNoInteractive } from '../../kernel/interactive';
 
 export { PERSON_TITLE };
@@ -221,6 +221,19 @@ export function profilesState(index: VaultIndex): ProfilesState {
   return { state, background: s.background, request: s.request, ...(s.ms !== undefined ? { ms: s.ms } : {}) };
 }
 
+/** 1 + log(count), from a table for the small whole counts notes have (the same number each time). */
+let logTable: Float64Array | undefined;
+function logPlusOne(c: number): number {
+  if (c < 256 && c >= 1 && Number.isInteger(c)) {
+    if (!logTable) {
+      logTable = new Float64Array(256);
+      for (let k = 1; k < 256; k++) logTable[k] = 1 + Math.log(k);
+    }
+    return logTable[c] ?? 0;
+  }
+  return 1 + Math.log(c);
+}
+
 /**
  * Work per step of a build (a background slice runs steps until its time is up): notes read and
  * tokenised, notes weighed into the indexes, index rows per read.
@@ -377,25 +390,33 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
     for (const [t, c] of tf) v.set(t, (1 + Math.log(c)) * idf(t));
     return normalize(v);
   };
-  /** A note's weighted, L2-normalised vector as parallel arrays (the same numbers weigh() gives). */
-  const weighNote = (c: NoteTerms, w = new Float64Array(c.ids.length)): Float64Array => {
+  /** A note's weighted, L2-normalised vector as parallel arrays (the same numbers weigh() gives); returns its norm. */
+  const weighInto = (c: NoteTerms, w: Float64Array): number => {
     let sq = 0;
     for (let j = 0; j < c.ids.length; j++) {
-      const x = (1 + Math.log(c.counts[j] ?? 1)) * idfOf(c.ids[j]);
+      const x = logPlusOne(c.counts[j] ?? 1) * idfOf(c.ids[j]);
       w[j] = x;
       sq += x * x;
     }
     const n = Math.sqrt(sq);
     if (n > 0) for (let j = 0; j < c.ids.length; j++) w[j] = (w[j] ?? 0) / n;
+    return n;
+  };
+  const weighNote = (c: NoteTerms): Float64Array => {
+    const w = new Float64Array(c.ids.length);
+    weighInto(c, w);
     return w;
   };
-  // The nearest-notes index: for each term, its notes and weights, in one pair of flat arrays
-  // (term t's entries are start[t] … start[t+1]; df says how many there are).
+  // The nearest-notes index: for each term, its notes and counts, in one pair of flat arrays
+  // (term t's entries are start[t] … start[t+1]; df says how many there are). A weight is worked
+  // out when read, by the same operations as weighNote's (so the same number): (1 + log count) ×
+  // idf, over the note's norm. Storing the weights took 8 bytes an entry (34 MB at 50,000 notes).
   const start = new Uint32Array(D + 1);
   for (let id = 0; id < D; id++) start[id + 1] = (start[id] ?? 0) + (df[id] ?? 0);
   const total = start[D] ?? 0;
   const postIds = new Uint32Array(total);
-  const postWeights = new Float64Array(total);
+  const postCounts = perNote.every((c) => c.counts instanceof Uint16Array) ? new Uint16Array(total) : new Float64Array(total);
+  const norms = new Float64Array(rows.length);
   const cursor = start.slice(0, D);
   // Each folder's notes in path order; its sums are built in a dense array over term numbers,
   // adding the same numbers in the same order as a Map per folder did, terms kept in first-met order.
@@ -426,7 +447,7 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
       }
       if (c.person) persons++;
       if (w.length < c.ids.length) w = new Float64Array(c.ids.length * 2);
-      weighNote(c, w);
+      norms[i] = weighInto(c, w);
       for (let j = 0; j < c.ids.length; j++) {
         const id = c.ids[j] ?? 0;
         const x = w[j] ?? 0;
@@ -437,41 +458,42 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
         acc[id] = (acc[id] ?? 0) + x;
         const at = cursor[id] ?? 0;
         postIds[at] = i;
-        postWeights[at] = x;
+        postCounts[at] = c.counts[j] ?? 1;
         cursor[id] = at + 1;
       }
       if (++done % NOTES_PER_STEP === 0) yield;
     }
     const n = members.length;
     const centroid: Vec = new Map();
-    const vocab = new Set<string>();
     for (const id of order) {
-      const t = dict.terms[id] ?? '';
-      centroid.set(t, (acc[id] ?? 0) / n);
-      vocab.add(t);
+      centroid.set(dict.terms[id] ?? '', (acc[id] ?? 0) / n);
       acc[id] = 0;
       met[id] = 0;
     }
     normalize(centroid);
     // The folder's own path words ("garden", "taxes") are part of what it is about.
     const pathTerms = terms(folder.replace(/[/_&-]/g, ' '));
-    for (const t of pathTerms) {
-      centroid.set(t, (centroid.get(t) ?? 0) + 0.35 * idf(t) / Math.max(1, Math.log(N + 1)));
-      vocab.add(t);
-    }
+    for (const t of pathTerms) centroid.set(t, (centroid.get(t) ?? 0) + 0.35 * idf(t) / Math.max(1, Math.log(N + 1)));
     const people = PEOPLE_NAME.test(folderLabel(folder)) || (n >= 3 && persons >= 0.6 * n);
     const shares = new Map([...shapes].map(([t, c]) => [t, c / n] as [string, number]));
-    folders.push({ folder, notes: n, centroid: normalize(centroid), vocab, people, shapes: shares });
+    // The vocabulary is exactly the centroid's terms (notes' terms, then path words), in the same
+    // order: made when asked (filing asks for a few folders'), not a second copy of every centroid.
+    let vocab: Set<string> | undefined;
+    folders.push({
+      folder,
+      notes: n,
+      centroid: normalize(centroid),
+      get vocab() {
+        return (vocab ??= new Set(centroid.keys()));
+      },
+      people,
+      shapes: shares,
+    });
   }
   folders.sort((a, b) => a.folder.localeCompare(b.folder));
-  /** Term → its entries in the nearest-notes index (an empty range for a term no note has). */
-  const range = (t: string): [number, number] => {
-    const id = dict.ids.get(t);
-    return id === undefined || id >= D ? [0, 0] : [start[id] ?? 0, start[id + 1] ?? 0];
-  };
   let scratch = new Float64Array(0);
   const seen = new Uint8Array(rows.length);
-  let centroidPostings: Map<string, Postings> | undefined;
+  let centroidPostings: CentroidPostings | undefined;
   const byFolderPeople = new Set(folders.filter((f) => f.people).map((f) => f.folder));
   return {
     generation,
@@ -490,14 +512,18 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
       const score = scratch.length >= rows.length ? scratch : (scratch = new Float64Array(rows.length));
       const touched: number[] = [];
       for (const [t, x] of v) {
-        const [from, to] = range(t);
-        for (let j = from; j < to; j++) {
+        const id = dict.ids.get(t);
+        if (id === undefined || id >= D) continue;
+        const idfT = idfById[id] ?? 0;
+        for (let j = start[id] ?? 0, end = start[id + 1] ?? 0; j < end; j++) {
           const i = postIds[j] ?? 0;
           if (!seen[i]) {
             seen[i] = 1;
             touched.push(i);
           }
-          score[i] = (score[i] ?? 0) + x * (postWeights[j] ?? 0);
+          const raw = logPlusOne(postCounts[j] ?? 1) * idfT;
+          const n = norms[i] ?? 0;
+          score[i] = (score[i] ?? 0) + x * (n > 0 ? raw / n : raw);
         }
       }
       const best = topK(touched, score, k);
