@@ -15,7 +15,7 @@ import { contentWords, isStopword } from './text';
 import { PERSON_TITLE } from './person-title';
 import { shapeTerms, withoutUrls } from './shapes';
 import { cosine, normalize, type Vec } from './vectors';
-import { buildCentroidPostings, centroidCosines, topK, type CentroidPostings } from './profile-index';
+import { buildCentroidPostings, centroidCosines, topK } from './profile-index';
 import { interactiveInflight, whenNoInteractive } from '../../kernel/interactive';
 
 export { PERSON_TITLE };
@@ -491,9 +491,11 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
     });
   }
   folders.sort((a, b) => a.folder.localeCompare(b.folder));
+  yield;
+  // The term → folders index every ranking uses, built here rather than by the first ranking.
+  const centroidPostings = buildCentroidPostings(folders);
   let scratch = new Float64Array(0);
   const seen = new Uint8Array(rows.length);
-  let centroidPostings: CentroidPostings | undefined;
   const byFolderPeople = new Set(folders.filter((f) => f.people).map((f) => f.folder));
   return {
     generation,
@@ -546,10 +548,7 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
       return v;
     },
     folders,
-    centroidCosines(v) {
-      centroidPostings ??= buildCentroidPostings(folders);
-      return centroidCosines(folders, centroidPostings, v);
-    },
+    centroidCosines: (v) => centroidCosines(folders, centroidPostings, v),
     byFolder: new Map(folders.map((f) => [f.folder, f])),
     shapeShare: (t) => (allShapes.get(t) ?? 0) / N,
     isPeople: (folder) => byFolderPeople.has(folder) || PEOPLE_NAME.test(folderLabel(folder)),
