@@ -228,22 +228,22 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
    */
   let warmTimer: NodeJS.Timeout | undefined;
   let warming: Promise<void> = Promise.resolve();
+  const startWarm = () => {
+    if (warmTimer) clearTimeout(warmTimer);
+    warmTimer = undefined;
+    warming = warming
+      .then(async () => {
+        const p = await warmProfiles(vault.index, isDestination, { signal: lifetime.signal });
+        // The names every analysis looks entities up in: a first build reads every note's
+        // title and aliases (then only changed notes), better here than in the first analysis.
+        if (p && !stopped) vault.index.nameDictionary();
+      })
+      .catch((e: unknown) => log.warn('folder profiles warm-up failed', { error: String(e) }));
+  };
   const scheduleWarm = (delayMs: number) => {
     if (stopped || vault.indexStatus().state !== 'ready') return;
     if (warmTimer) clearTimeout(warmTimer);
-    warmTimer = setTimeout(() => {
-      warmTimer = undefined;
-      warming = warming
-        .then(() => warmProfiles(vault.index, isDestination, { signal: lifetime.signal }))
-        .then(
-          (p) => {
-            // The names every analysis looks entities up in: a first build reads every note's
-            // title and aliases (then only changed notes), better here than in the first analysis.
-            if (p && !stopped) vault.index.nameDictionary();
-          },
-          (e: unknown) => log.warn('folder profiles warm-up failed', { error: String(e) }),
-        );
-    }, delayMs);
+    warmTimer = setTimeout(startWarm, delayMs);
   };
 
   const scheduleRefresh = () => {
@@ -256,7 +256,9 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
     }
     timer = setTimeout(() => {
       timer = undefined;
-      // A warm-up under way finishes first, in its slices (the analysis would otherwise finish it at once).
+      // A warm-up under way (or due: notes changed too) finishes first, in its slices (the analysis
+      // would otherwise do it at once, on the loop).
+      if (warmTimer) startWarm();
       auto = auto.then(() => warming).then(() => refreshAnalyses().then(() => undefined)).catch((e: unknown) => log.warn('automatic inbox analysis failed', { error: String(e) }));
       settleFired();
     }, 150);
