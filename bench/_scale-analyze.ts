@@ -2,7 +2,8 @@
  * inbox_analyze of 100 items over MCP against a real headless owner, beside the owner's memory:
  * start → ready, RSS, then the scale bench's 100 inbox items, the first call and three more.
  * `node --import tsx bench/_scale-analyze.ts [notes]` (vault from _scale-probe, or PROBE_DIR);
- * OWNER_PROF=dir writes the owner's CPU profile, WAIT_IDLE=1 lets automatic analysis finish first.
+ * OWNER_PROF=dir writes the owner's CPU profile, WAIT_IDLE=1 lets automatic analysis finish first,
+ * PROBE_SEARCH=1 times brain_search for 20 s after the items arrive (then waits like WAIT_IDLE).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -48,6 +49,17 @@ for (;;) {
   await new Promise((r) => setTimeout(r, 50));
 }
 console.log(`notes ${N}: ready after ${(performance.now() - t0).toFixed(0)} ms, RSS ${rss(child.pid!).toFixed(0)} MB  load ${load()}`);
+// An owner that builds the folder profiles in the background says when they are warm (GET /api/status).
+if (!process.env.PROBE_SEARCH && (await api<{ profiles?: unknown }>('/api/status')).profiles) {
+  for (;;) {
+    const st = await api<{ profiles: { state: string; ms?: number } }>('/api/status');
+    if (st.profiles.state === 'warm') {
+      console.log(`profiles warm after ${(performance.now() - t0).toFixed(0)} ms (build ${st.profiles.ms} ms), RSS ${rss(child.pid!).toFixed(0)} MB  load ${load()}`);
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 const mcp = new Client({ name: 'analyze', version: '1' });
 await mcp.connect(new StreamableHTTPClientTransport(new URL(url.origin + '/mcp'), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
 const words = vocabulary().words;
@@ -56,7 +68,23 @@ for (let i = 0; i < 100; i++) {
   const body = Array.from({ length: 40 }, (_, j) => words[(i * 131 + j * 17) % 3000]).join(' ');
   fs.writeFileSync(path.join(inboxDir, `item-${i}.md`), `# ${words[40 + i]} ${words[400 + i]} notes\n\n${body}\n`);
 }
-if (process.env.WAIT_IDLE) {
+if (process.env.PROBE_SEARCH) {
+  // The items arrive right after start: how the owner answers brain_search meanwhile (the folder
+  // profiles being built, on the request path's loop or in background slices), for 20 s.
+  const lat: number[] = [];
+  const until = performance.now() + 20_000;
+  const q = ['alpha', 'garden', 'soccer', 'compost'];
+  for (let i = 0; performance.now() < until; i++) {
+    const t = performance.now();
+    await mcp.callTool({ name: 'brain_search', arguments: { query: q[i % 4] } });
+    lat.push(performance.now() - t);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  lat.sort((a, b) => a - b);
+  const at = (p: number) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))]!.toFixed(0);
+  console.log(`brain_search while the items are analysed: ${lat.length} calls, p50 ${at(50)} ms, p95 ${at(95)} ms, max ${lat[lat.length - 1]!.toFixed(0)} ms  load ${load()}`);
+}
+if (process.env.WAIT_IDLE || process.env.PROBE_SEARCH) {
   // The inbox page's list waits for the automatic analysis of new items.
   for (;;) {
     const l = await api<{ count: number }>('/api/inbox');
@@ -79,7 +107,8 @@ for (let i = 0; i < 3; i++) {
   later.push(r.ms);
   console.log(`inbox_analyze call ${i + 2}: ${r.ms.toFixed(0)} ms (${r.n} items, digest ${r.digest})  load ${load()}`);
 }
-console.log(`median of 3: ${later.sort((a, b) => a - b)[1]!.toFixed(0)} ms  RSS ${rss(child.pid!).toFixed(0)} MB`);
+console.log(`median of 3: ${later.sort((a, b) => a - b)[1]!.toFixed(0)} ms  RSS ${rss(child.pid!).toFixed(0)} MB  peak ${(Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024).toFixed(0)} MB`);
+if (process.env.STATUS) console.log(JSON.stringify(await api('/api/status')));
 await mcp.close();
 child.kill('SIGTERM');
 await new Promise((r) => child.once('exit', r));

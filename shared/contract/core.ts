@@ -10,8 +10,16 @@ export type HealthDto = z.infer<typeof HealthDto>;
 export const IndexProgressDto = z.object({ state: z.enum(['starting', 'indexing', 'ready', 'failed']), done: z.number(), total: z.number() });
 export type IndexProgressDto = z.infer<typeof IndexProgressDto>;
 
-/** GET /api/status: what the owner is busy with (the vault's background index). */
-export const StatusDto = z.object({ index: IndexProgressDto.extend({ ms: z.number().optional(), error: z.string().optional() }) });
+/**
+ * The folder profiles filing compares items against, built in the background once the index is
+ * ready: warm (built for the index as it is), building, stale (for an older index; a call checks
+ * what changed) or cold; how many full builds background slices and requests finished; the last one's time.
+ */
+export const ProfilesStatusDto = z.object({ state: z.enum(['cold', 'building', 'warm', 'stale']), background: z.number(), request: z.number(), ms: z.number().optional() });
+export type ProfilesStatusDto = z.infer<typeof ProfilesStatusDto>;
+
+/** GET /api/status: what the owner is busy with (the vault's background index, the filing profiles). */
+export const StatusDto = z.object({ index: IndexProgressDto.extend({ ms: z.number().optional(), error: z.string().optional() }), profiles: ProfilesStatusDto.optional() });
 export type StatusDto = z.infer<typeof StatusDto>;
 
 export const InfoDto = z.object({

@@ -106,6 +106,7 @@ export async function createCore(config: Config, opts: CoreOptions = {}): Promis
       },
       restart: opts.restart,
       indexStatus: () => vault.indexStatus(),
+      profilesStatus: () => inbox.profiles(),
       }),
     ),
   );

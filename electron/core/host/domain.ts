@@ -12,6 +12,8 @@ interface AppDeps extends SettingsDeps {
   startedAt: number;
   /** The vault's background index, when there is a vault. */
   indexStatus?(): StatusDto['index'];
+  /** The inbox's folder profiles (built in the background after indexing). */
+  profilesStatus?(): StatusDto['profiles'];
 }
 
 /** The app's own surface: health, info, and connecting Claude. */
@@ -27,7 +29,7 @@ export function createAppDomain(ctx: CoreContext, deps: AppDeps): Domain {
     ...(deps.indexStatus ? { index: pick(deps.indexStatus()) } : {}),
   });
   const pick = (s: StatusDto['index']) => ({ state: s.state, done: s.done, total: s.total });
-  const status = (): StatusDto => ({ index: deps.indexStatus?.() ?? { state: 'ready', done: 0, total: 0 } });
+  const status = (): StatusDto => ({ index: deps.indexStatus?.() ?? { state: 'ready', done: 0, total: 0 }, ...(deps.profilesStatus ? { profiles: deps.profilesStatus() } : {}) });
   const mailroomInfo = defineTool({
     name: 'mailroom_info',
     title: 'Mailroom info',

@@ -6,12 +6,6 @@
  */
 import { cosine, type Vec } from './vectors';
 
-/** One term's notes (row numbers, ascending) and their weights in those notes' vectors. */
-export interface Postings {
-  ids: Uint32Array;
-  weights: Float64Array;
-}
-
 /** The k best of `ids` by score (higher first; on a tie the lower id first), as [id, score]. */
 export function topK(ids: readonly number[], score: ArrayLike<number>, k: number): Array<[number, number]> {
   if (k <= 0) return [];
@@ -35,21 +29,49 @@ export function topK(ids: readonly number[], score: ArrayLike<number>, k: number
   return kept.map((i) => [i, score[i] ?? 0]);
 }
 
-/** Term → the folders whose centroid has it (folder numbers ascending) and its weight there. */
-export function buildCentroidPostings(folders: ReadonlyArray<{ centroid: Vec }>): Map<string, Postings> {
-  const lists = new Map<string, { ids: number[]; weights: number[] }>();
+/**
+ * Term → the folders whose centroid has it (folder numbers ascending) and its weight there, in
+ * flat arrays: term `row.get(t)` has entries start[r] … start[r+1]. (A Map of two typed arrays
+ * per term cost a few hundred bytes a term: tens of MB at 50,000 notes.)
+ */
+export interface CentroidPostings {
+  row: Map<string, number>;
+  start: Uint32Array;
+  ids: Uint32Array;
+  weights: Float64Array;
+}
+
+export function buildCentroidPostings(folders: ReadonlyArray<{ centroid: Vec }>): CentroidPostings {
+  const row = new Map<string, number>();
+  const counts: number[] = [];
+  for (const f of folders) {
+    for (const [t, x] of f.centroid) {
+      if (!x) continue;
+      let r = row.get(t);
+      if (r === undefined) {
+        r = counts.length;
+        row.set(t, r);
+        counts.push(0);
+      }
+      counts[r] = (counts[r] ?? 0) + 1;
+    }
+  }
+  const start = new Uint32Array(counts.length + 1);
+  for (let r = 0; r < counts.length; r++) start[r + 1] = (start[r] ?? 0) + (counts[r] ?? 0);
+  const ids = new Uint32Array(start[counts.length] ?? 0);
+  const weights = new Float64Array(ids.length);
+  const cursor = start.slice(0, counts.length);
   for (const [i, f] of folders.entries()) {
     for (const [t, x] of f.centroid) {
       if (!x) continue;
-      let list = lists.get(t);
-      if (!list) lists.set(t, (list = { ids: [], weights: [] }));
-      list.ids.push(i);
-      list.weights.push(x);
+      const r = row.get(t) ?? 0;
+      const at = cursor[r] ?? 0;
+      ids[at] = i;
+      weights[at] = x;
+      cursor[r] = at + 1;
     }
   }
-  const out = new Map<string, Postings>();
-  for (const [t, l] of lists) out.set(t, { ids: Uint32Array.from(l.ids), weights: Float64Array.from(l.weights) });
-  return out;
+  return { row, start, ids, weights };
 }
 
 /**
@@ -58,14 +80,15 @@ export function buildCentroidPostings(folders: ReadonlyArray<{ centroid: Vec }>)
  * rankFolders' time). The sums add the same products in the same order as cosine() does when `v`
  * is the smaller vector; a centroid smaller than `v` is computed by cosine() itself.
  */
-export function centroidCosines(folders: ReadonlyArray<{ centroid: Vec }>, postings: Map<string, Postings>, v: Vec): number[] {
+export function centroidCosines(folders: ReadonlyArray<{ centroid: Vec }>, postings: CentroidPostings, v: Vec): number[] {
   const out = new Array<number>(folders.length).fill(0);
+  const { row, start, ids, weights } = postings;
   for (const [t, x] of v) {
-    const list = postings.get(t);
-    if (!list) continue;
-    for (let j = 0; j < list.ids.length; j++) {
-      const i = list.ids[j] ?? 0;
-      out[i] = (out[i] ?? 0) + x * (list.weights[j] ?? 0);
+    const r = row.get(t);
+    if (r === undefined) continue;
+    for (let j = start[r] ?? 0, end = start[r + 1] ?? 0; j < end; j++) {
+      const i = ids[j] ?? 0;
+      out[i] = (out[i] ?? 0) + x * (weights[j] ?? 0);
     }
   }
   for (const [i, f] of folders.entries()) if (f.centroid.size < v.size) out[i] = cosine(v, f.centroid);

@@ -15,7 +15,8 @@ import { contentWords, isStopword } from './text';
 import { PERSON_TITLE } from './person-title';
 import { shapeTerms, withoutUrls } from './shapes';
 import { cosine, normalize, type Vec } from './vectors';
-import { buildCentroidPostings, centroidCosines, topK, type Postings } from './profile-index';
+import { buildCentroidPostings, centroidCosines, topK } from './profile-index';
+import { interactiveInflight, whenNoInteractive } from '../../kernel/interactive';
 
 export { PERSON_TITLE };
 
@@ -122,12 +123,14 @@ const signatures = new WeakMap<VaultIndex, string>();
 
 /**
  * A note's term frequencies, compactly: term numbers (in the order the terms were first met, as
- * a Map would keep them) and their counts. A Map per note cost several KB each at 50,000 notes.
+ * a Map would keep them) and their counts (whole numbers: a word counts 1, in a title or tag 2).
+ * A Map per note cost several KB each at 50,000 notes. `person`: see personNote.
  */
 interface NoteTerms {
   hash: string;
   ids: Uint32Array;
-  counts: Float64Array;
+  counts: Uint16Array | Float64Array;
+  person: boolean;
 }
 
 /** Term ↔ number, shared by every note of one index (it only grows). */
@@ -138,9 +141,12 @@ interface TermDict {
 
 const tfCache = new WeakMap<VaultIndex, { dict: TermDict; notes: Map<string, NoteTerms> }>();
 
-function compact(tf: Vec, hash: string, dict: TermDict): NoteTerms {
+function compact(tf: Vec, hash: string, dict: TermDict, person: boolean): NoteTerms {
   const ids = new Uint32Array(tf.size);
-  const counts = new Float64Array(tf.size);
+  let max = 0;
+  for (const c of tf.values()) if (c > max) max = c;
+  // Counts are whole numbers; one above 65,535 (or not whole) keeps 8 bytes a term.
+  const counts = max <= 0xffff && [...tf.values()].every(Number.isInteger) ? new Uint16Array(tf.size) : new Float64Array(tf.size);
   let j = 0;
   for (const [t, c] of tf) {
     let id = dict.ids.get(t);
@@ -152,7 +158,7 @@ function compact(tf: Vec, hash: string, dict: TermDict): NoteTerms {
     ids[j] = id;
     counts[j++] = c;
   }
-  return { hash, ids, counts };
+  return { hash, ids, counts, person };
 }
 
 interface Row {
@@ -161,12 +167,10 @@ interface Row {
   hash: string;
   title: string;
   tags: string;
-  frontmatter: string;
-  aliases: string;
 }
 
 /** A note that is about one person: `type: person` (or contact), or a personal name with aliases. */
-function personNote(r: Row): boolean {
+function personNote(r: { title: string; frontmatter: string; aliases: string }): boolean {
   let fm: Record<string, unknown> = {};
   try {
     fm = JSON.parse(r.frontmatter) as Record<string, unknown>;
@@ -179,24 +183,157 @@ function personNote(r: Row): boolean {
 }
 
 /**
+ * A build of the profiles under way: a generator that does a little at a time (it yields every
+ * few notes), so it can run in background slices (warmProfiles) or to the end at once
+ * (folderProfiles, which also finishes a background build of the same generation).
+ */
+interface Build {
+  generation: number;
+  accept: (folder: string) => boolean;
+  steps: Generator<void, Profiles, void>;
+  /** Where it was finished: 'background' slices or a request that needed it. */
+  finishedBy?: 'background' | 'request';
+  /** Set once the notes changed since the last build: terms, weights and indexes are built again. */
+  full?: boolean;
+  ms: number;
+}
+
+const building = new WeakMap<VaultIndex, Build>();
+
+/** What the profiles of an index look like now, for status: warm (current), building, or cold. */
+export interface ProfilesState {
+  /** warm: built for the index as it is; stale: for an older generation (a call checks what changed). */
+  state: 'cold' | 'building' | 'warm' | 'stale';
+  /** Full builds finished by background slices, and by a request that had to wait for one. */
+  background: number;
+  request: number;
+  /** Time the last build took from start to end (wall clock, slices and pauses included). */
+  ms?: number;
+}
+
+const stats = new WeakMap<VaultIndex, { background: number; request: number; ms?: number }>();
+
+export function profilesState(index: VaultIndex): ProfilesState {
+  const s = stats.get(index) ?? { background: 0, request: 0 };
+  const hit = cache.get(index);
+  const b = building.get(index);
+  const state = hit && hit.generation === index.generation ? 'warm' : b ? 'building' : hit ? 'stale' : 'cold';
+  return { state, background: s.background, request: s.request, ...(s.ms !== undefined ? { ms: s.ms } : {}) };
+}
+
+/** 1 + log(count), from a table for the small whole counts notes have (the same number each time). */
+let logTable: Float64Array | undefined;
+function logPlusOne(c: number): number {
+  if (c < 256 && c >= 1 && Number.isInteger(c)) {
+    if (!logTable) {
+      logTable = new Float64Array(256);
+      for (let k = 1; k < 256; k++) logTable[k] = 1 + Math.log(k);
+    }
+    return logTable[c] ?? 0;
+  }
+  return 1 + Math.log(c);
+}
+
+/**
+ * Work per step of a build (a background slice runs steps until its time is up): notes read and
+ * tokenised, notes weighed into the indexes, index rows per read.
+ */
+const READS_PER_STEP = 8;
+const NOTES_PER_STEP = 32;
+const ROWS_PER_STEP = 2000;
+
+/**
  * Profiles of every folder holding notes for which `accept(folder)` holds. Notes directly in
  * a folder belong to that folder only (a parent folder is not the union of its children).
+ * Cached against the index's generation; a background build of this generation (warmProfiles)
+ * is finished here rather than started again.
  */
 export function folderProfiles(index: VaultIndex, accept: (folder: string) => boolean): Profiles {
   const hit = cache.get(index);
   if (hit && hit.generation === index.generation) return hit;
+  let b = building.get(index);
+  if (!b || b.generation !== index.generation || b.accept !== accept) b = startBuild(index, accept);
+  for (;;) {
+    const r = b.steps.next();
+    if (r.done) return finished(index, b, 'request', r.value);
+  }
+}
+
+/**
+ * Builds the profiles of the index's current generation in slices of at most `sliceMs` of the
+ * event loop, stepping aside while a request is in flight (kernel/interactive). Resolves with the
+ * profiles, or undefined when `signal` aborts or the build was superseded (the index moved on and
+ * someone started a newer one). A request that needs the profiles meanwhile finishes the build.
+ */
+export async function warmProfiles(index: VaultIndex, accept: (folder: string) => boolean, opts: { signal?: AbortSignal; sliceMs?: number } = {}): Promise<Profiles | undefined> {
+  const sliceMs = opts.sliceMs ?? 8;
+  const hit = cache.get(index);
+  if (hit && hit.generation === index.generation) return hit;
+  let b = building.get(index);
+  if (!b || b.generation !== index.generation || b.accept !== accept) b = startBuild(index, accept);
+  let slice = performance.now();
+  for (;;) {
+    const r = b.steps.next();
+    if (r.done) return finished(index, b, 'background', r.value);
+    if (performance.now() - slice > sliceMs || interactiveInflight() > 0) {
+      await new Promise<void>((r) => setImmediate(r));
+      await whenNoInteractive();
+      if (opts.signal?.aborted) return undefined;
+      if (building.get(index) !== b) {
+        // Finished by a request meanwhile, or superseded by a build of a newer generation.
+        const now = cache.get(index);
+        return now && now.generation === b.generation ? now : undefined;
+      }
+      slice = performance.now();
+    }
+  }
+}
+
+function startBuild(index: VaultIndex, accept: (folder: string) => boolean): Build {
+  // The generator only runs (and marks the build full) once someone steps it, after `b` exists.
+  const b: Build = { generation: index.generation, accept, ms: performance.now(), steps: profileSteps(index, accept, () => (b.full = true)) };
+  building.set(index, b);
+  return b;
+}
+
+function finished(index: VaultIndex, b: Build, by: 'background' | 'request', p: Profiles): Profiles {
+  if (building.get(index) === b) building.delete(index);
+  const s = stats.get(index) ?? { background: 0, request: 0 };
+  if (!b.finishedBy && b.full) {
+    s[by]++;
+    s.ms = Math.round(performance.now() - b.ms);
+    stats.set(index, s);
+  }
+  b.finishedBy = by;
+  // A build of an older generation never replaces a newer one's profiles.
+  const now = cache.get(index);
+  if (!now || now.generation <= p.generation) cache.set(index, p);
+  return p;
+}
+
+function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, markFull: () => void): Generator<void, Profiles, void> {
+  const generation = index.generation;
+  const hit = cache.get(index);
   // Only the destination folders' notes count (not the inbox): a capture into the inbox leaves the profiles as they are.
-  const all = (index.db.prepare('SELECT n.path, n.folder, n.hash, n.title, n.tags, n.frontmatter, n.aliases FROM notes n ORDER BY n.path').all() as Row[]).filter((r) => accept(r.folder));
+  // Read a page at a time (by path): if the index moves meanwhile, these profiles are for an older
+  // generation and never served as current; the signature below still says which versions they hold.
+  const page = index.db.prepare('SELECT n.path, n.folder, n.hash, n.title, n.tags FROM notes n WHERE n.path > ? ORDER BY n.path LIMIT ?');
+  const all: Row[] = [];
+  for (let after = ''; ; ) {
+    const rows = page.all(after, ROWS_PER_STEP) as Row[];
+    for (const r of rows) if (accept(r.folder)) all.push(r);
+    if (rows.length < ROWS_PER_STEP) break;
+    after = rows[rows.length - 1]?.path ?? '';
+    yield;
+  }
   const signature = all.map((r) => r.hash).join('');
   const prev = signatures.get(index);
-  if (hit && prev === signature) {
-    const same = { ...hit, generation: index.generation };
-    cache.set(index, same);
-    return same;
-  }
-  signatures.set(index, signature);
+  if (hit && prev === signature) return { ...hit, generation };
+  markFull();
+  yield;
   // The index keeps no note text (index.db v2): bodies are read from the vault files, once per note version.
   const ftsBody = index.db.prepare('SELECT body FROM notes_fts WHERE rowid = (SELECT id FROM notes WHERE path = ?)');
+  const noteMeta = index.db.prepare('SELECT frontmatter, aliases FROM notes WHERE path = ?');
   const reader = index.root ? vaultReader(index.root) : undefined;
   const bodyOf = (rel: string, frontmatterJson?: string): string => {
     const f = reader?.read(rel, { maxBytes: 2_000_000 });
@@ -205,106 +342,163 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
     if (f) return searchableText(frontmatterJson && frontmatterJson !== '{}' ? bodyAfterFrontmatter(f.data.toString('utf8')) : splitFrontmatter(f.data.toString('utf8')).body);
     return (ftsBody.get(rel) as { body: string | null } | undefined)?.body ?? '';
   };
-  const cached = tfCache.get(index);
-  const dict: TermDict = cached?.dict ?? { terms: [], ids: new Map() };
-  const old = cached?.notes ?? new Map<string, NoteTerms>();
-  const fresh = new Map<string, NoteTerms>();
-  const df: number[] = [];
+  let cached = tfCache.get(index);
+  if (!cached) tfCache.set(index, (cached = { dict: { terms: [], ids: new Map() }, notes: new Map() }));
+  const { dict, notes } = cached;
   const perNote: NoteTerms[] = [];
-  const persons: boolean[] = [];
-  for (const r of all) {
-    let c = old.get(r.path);
+  // Phase 1: each new or changed note's terms (the file is read and tokenised), a few notes a step.
+  for (const [i, r] of all.entries()) {
+    let c = notes.get(r.path);
     if (!c || c.hash !== r.hash) {
-      const body = bodyOf(r.path, r.frontmatter);
+      const meta = (noteMeta.get(r.path) as { frontmatter: string; aliases: string } | undefined) ?? { frontmatter: '{}', aliases: '[]' };
+      const body = bodyOf(r.path, meta.frontmatter);
       const tags = (JSON.parse(r.tags) as string[]).join(' ');
       const tf = termFreq(body);
       termFreq(r.title, 2, tf);
       termFreq(tags.replace(/[/_-]/g, ' '), 2, tf);
       addShapes(tf, body, r.title);
-      c = compact(tf, r.hash, dict);
+      c = compact(tf, r.hash, dict, personNote({ title: r.title, ...meta }));
+      notes.set(r.path, c);
     }
-    fresh.set(r.path, c);
-    for (const id of c.ids) df[id] = (df[id] ?? 0) + 1;
     perNote.push(c);
-    persons.push(personNote(r));
+    if (i % READS_PER_STEP === READS_PER_STEP - 1) yield;
   }
-  tfCache.set(index, { dict, notes: fresh });
-  // Only what later calls need is kept of the rows (not their frontmatter).
-  const rows = all.map((r) => ({ path: r.path, folder: r.folder, title: r.title, tags: r.tags }));
-  const rowOf = new Map(rows.map((r, i) => [r.path, i]));
+  const present = new Set(all.map((r) => r.path));
+  for (const rel of notes.keys()) if (!present.has(rel)) notes.delete(rel);
+  signatures.set(index, signature);
+  yield;
+  // Phase 2: document frequencies, IDF, then each folder's centroid and the nearest-notes index.
+  const D = dict.terms.length;
+  const df = new Uint32Array(D);
+  // Only what later calls need is kept of the rows.
+  const rows: Array<{ path: string; folder: string; title: string; tags: string }> = [];
+  const rowOf = new Map<string, number>();
+  for (const [i, c] of perNote.entries()) {
+    for (const id of c.ids) df[id] = (df[id] ?? 0) + 1;
+    const r = all[i];
+    if (r) rowOf.set(r.path, rows.push({ path: r.path, folder: r.folder, title: r.title, tags: r.tags }) - 1);
+    if (i % (4 * NOTES_PER_STEP) === 4 * NOTES_PER_STEP - 1) yield;
+  }
+  yield;
   const N = Math.max(rows.length, 1);
-  const idfOf = (id: number | undefined) => Math.log((N + 1) / ((id === undefined ? 0 : (df[id] ?? 0)) + 0.5));
+  const idfById = new Float64Array(D);
+  for (let id = 0; id < D; id++) idfById[id] = Math.log((N + 1) / ((df[id] ?? 0) + 0.5));
+  const idfOf = (id: number | undefined) => (id === undefined || id >= D ? Math.log((N + 1) / 0.5) : (idfById[id] ?? 0));
   const idf = (t: string) => idfOf(dict.ids.get(t));
   const weigh = (tf: Vec): Vec => {
     const v: Vec = new Map();
     for (const [t, c] of tf) v.set(t, (1 + Math.log(c)) * idf(t));
     return normalize(v);
   };
-  /** A note's weighted, L2-normalised vector as parallel arrays (the same numbers weigh() gives). */
-  const weighNote = (c: NoteTerms): Float64Array => {
-    const w = new Float64Array(c.ids.length);
+  /** A note's weighted, L2-normalised vector as parallel arrays (the same numbers weigh() gives); returns its norm. */
+  const weighInto = (c: NoteTerms, w: Float64Array): number => {
     let sq = 0;
-    for (let j = 0; j < w.length; j++) {
-      const x = (1 + Math.log(c.counts[j] ?? 1)) * idfOf(c.ids[j]);
+    for (let j = 0; j < c.ids.length; j++) {
+      const x = logPlusOne(c.counts[j] ?? 1) * idfOf(c.ids[j]);
       w[j] = x;
       sq += x * x;
     }
     const n = Math.sqrt(sq);
-    if (n > 0) for (let j = 0; j < w.length; j++) w[j] = (w[j] ?? 0) / n;
+    if (n > 0) for (let j = 0; j < c.ids.length; j++) w[j] = (w[j] ?? 0) / n;
+    return n;
+  };
+  const weighNote = (c: NoteTerms): Float64Array => {
+    const w = new Float64Array(c.ids.length);
+    weighInto(c, w);
     return w;
   };
-  const sums = new Map<string, { n: number; persons: number; shapes: Map<string, number>; sum: Vec; vocab: Set<string> }>();
-  const allShapes = new Map<string, number>();
-  // The nearest-notes index (term → notes and weights) is filled in the same pass as the centroids.
-  const postIds: number[][] = [];
-  const postWeights: number[][] = [];
-  for (const [i, c] of perNote.entries()) {
-    const folder = rows[i]?.folder ?? '';
-    let s = sums.get(folder);
-    if (!s) sums.set(folder, (s = { n: 0, persons: 0, shapes: new Map(), sum: new Map(), vocab: new Set() }));
-    s.n++;
-    for (const id of c.ids) {
-      const t = dict.terms[id] ?? '';
-      if (!t.startsWith('~')) continue;
-      s.shapes.set(t, (s.shapes.get(t) ?? 0) + 1);
-      allShapes.set(t, (allShapes.get(t) ?? 0) + 1);
-    }
-    if (persons[i]) s.persons++;
-    const w = weighNote(c);
-    for (let j = 0; j < w.length; j++) {
-      const id = c.ids[j] ?? 0;
-      const t = dict.terms[id] ?? '';
-      const x = w[j] ?? 0;
-      s.sum.set(t, (s.sum.get(t) ?? 0) + x);
-      s.vocab.add(t);
-      (postIds[id] ??= []).push(i);
-      (postWeights[id] ??= []).push(x);
-    }
+  // The nearest-notes index: for each term, its notes and counts, in one pair of flat arrays
+  // (term t's entries are start[t] … start[t+1]; df says how many there are). A weight is worked
+  // out when read, by the same operations as weighNote's (so the same number): (1 + log count) ×
+  // idf, over the note's norm. Storing the weights took 8 bytes an entry (34 MB at 50,000 notes).
+  const start = new Uint32Array(D + 1);
+  for (let id = 0; id < D; id++) start[id + 1] = (start[id] ?? 0) + (df[id] ?? 0);
+  const total = start[D] ?? 0;
+  const postIds = new Uint32Array(total);
+  const postCounts = perNote.every((c) => c.counts instanceof Uint16Array) ? new Uint16Array(total) : new Float64Array(total);
+  const norms = new Float64Array(rows.length);
+  const cursor = start.slice(0, D);
+  // Each folder's notes in path order; its sums are built in a dense array over term numbers,
+  // adding the same numbers in the same order as a Map per folder did, terms kept in first-met order.
+  const byFolder = new Map<string, number[]>();
+  for (const [i, r] of rows.entries()) {
+    let list = byFolder.get(r.folder);
+    if (!list) byFolder.set(r.folder, (list = []));
+    list.push(i);
   }
-  const postings = new Map<string, Postings>();
-  for (const [id, ids] of postIds.entries()) if (ids) postings.set(dict.terms[id] ?? '', { ids: Uint32Array.from(ids), weights: Float64Array.from(postWeights[id] ?? []) });
+  const acc = new Float64Array(D);
+  const met = new Uint8Array(D);
+  let w = new Float64Array(64);
+  const allShapes = new Map<string, number>();
   const folders: FolderProfile[] = [];
-  for (const [folder, s] of sums) {
+  let done = 0;
+  for (const [folder, members] of byFolder) {
+    const order: number[] = [];
+    const shapes = new Map<string, number>();
+    let persons = 0;
+    for (const i of members) {
+      const c = perNote[i];
+      if (!c) continue;
+      for (const id of c.ids) {
+        const t = dict.terms[id] ?? '';
+        if (!t.startsWith('~')) continue;
+        shapes.set(t, (shapes.get(t) ?? 0) + 1);
+        allShapes.set(t, (allShapes.get(t) ?? 0) + 1);
+      }
+      if (c.person) persons++;
+      if (w.length < c.ids.length) w = new Float64Array(c.ids.length * 2);
+      norms[i] = weighInto(c, w);
+      for (let j = 0; j < c.ids.length; j++) {
+        const id = c.ids[j] ?? 0;
+        const x = w[j] ?? 0;
+        if (!met[id]) {
+          met[id] = 1;
+          order.push(id);
+        }
+        acc[id] = (acc[id] ?? 0) + x;
+        const at = cursor[id] ?? 0;
+        postIds[at] = i;
+        postCounts[at] = c.counts[j] ?? 1;
+        cursor[id] = at + 1;
+      }
+      if (++done % NOTES_PER_STEP === 0) yield;
+    }
+    const n = members.length;
     const centroid: Vec = new Map();
-    for (const [t, x] of s.sum) centroid.set(t, x / s.n);
+    for (const id of order) {
+      centroid.set(dict.terms[id] ?? '', (acc[id] ?? 0) / n);
+      acc[id] = 0;
+      met[id] = 0;
+    }
     normalize(centroid);
     // The folder's own path words ("garden", "taxes") are part of what it is about.
     const pathTerms = terms(folder.replace(/[/_&-]/g, ' '));
-    for (const t of pathTerms) {
-      centroid.set(t, (centroid.get(t) ?? 0) + 0.35 * idf(t) / Math.max(1, Math.log(N + 1)));
-      s.vocab.add(t);
-    }
-    const people = PEOPLE_NAME.test(folderLabel(folder)) || (s.n >= 3 && s.persons >= 0.6 * s.n);
-    const shares = new Map([...s.shapes].map(([t, c]) => [t, c / s.n] as [string, number]));
-    folders.push({ folder, notes: s.n, centroid: normalize(centroid), vocab: s.vocab, people, shapes: shares });
+    for (const t of pathTerms) centroid.set(t, (centroid.get(t) ?? 0) + 0.35 * idf(t) / Math.max(1, Math.log(N + 1)));
+    const people = PEOPLE_NAME.test(folderLabel(folder)) || (n >= 3 && persons >= 0.6 * n);
+    const shares = new Map([...shapes].map(([t, c]) => [t, c / n] as [string, number]));
+    // The vocabulary is exactly the centroid's terms (notes' terms, then path words), in the same
+    // order: made when asked (filing asks for a few folders'), not a second copy of every centroid.
+    let vocab: Set<string> | undefined;
+    folders.push({
+      folder,
+      notes: n,
+      centroid: normalize(centroid),
+      get vocab() {
+        return (vocab ??= new Set(centroid.keys()));
+      },
+      people,
+      shapes: shares,
+    });
   }
   folders.sort((a, b) => a.folder.localeCompare(b.folder));
+  yield;
+  // The term → folders index every ranking uses, built here rather than by the first ranking.
+  const centroidPostings = buildCentroidPostings(folders);
   let scratch = new Float64Array(0);
   const seen = new Uint8Array(rows.length);
-  let centroidPostings: Map<string, Postings> | undefined;
   const byFolderPeople = new Set(folders.filter((f) => f.people).map((f) => f.folder));
-  const p: Profiles = {
-    generation: index.generation,
+  return {
+    generation,
     docs: rows.length,
     idf,
     vector(text, extra, tags) {
@@ -320,16 +514,18 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
       const score = scratch.length >= rows.length ? scratch : (scratch = new Float64Array(rows.length));
       const touched: number[] = [];
       for (const [t, x] of v) {
-        const list = postings.get(t);
-        if (!list) continue;
-        const { ids, weights } = list;
-        for (let j = 0; j < ids.length; j++) {
-          const i = ids[j] ?? 0;
+        const id = dict.ids.get(t);
+        if (id === undefined || id >= D) continue;
+        const idfT = idfById[id] ?? 0;
+        for (let j = start[id] ?? 0, end = start[id + 1] ?? 0; j < end; j++) {
+          const i = postIds[j] ?? 0;
           if (!seen[i]) {
             seen[i] = 1;
             touched.push(i);
           }
-          score[i] = (score[i] ?? 0) + x * (weights[j] ?? 0);
+          const raw = logPlusOne(postCounts[j] ?? 1) * idfT;
+          const n = norms[i] ?? 0;
+          score[i] = (score[i] ?? 0) + x * (n > 0 ? raw / n : raw);
         }
       }
       const best = topK(touched, score, k);
@@ -343,18 +539,16 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
       });
     },
     noteVector(rel) {
-      const c = fresh.get(rel);
+      const i = rowOf.get(rel);
+      const c = i === undefined ? undefined : perNote[i];
       if (!c) return undefined;
-      const w = weighNote(c);
+      const wv = weighNote(c);
       const v: Vec = new Map();
-      for (let j = 0; j < w.length; j++) v.set(dict.terms[c.ids[j] ?? 0] ?? '', w[j] ?? 0);
+      for (let j = 0; j < wv.length; j++) v.set(dict.terms[c.ids[j] ?? 0] ?? '', wv[j] ?? 0);
       return v;
     },
     folders,
-    centroidCosines(v) {
-      centroidPostings ??= buildCentroidPostings(folders);
-      return centroidCosines(folders, centroidPostings, v);
-    },
+    centroidCosines: (v) => centroidCosines(folders, centroidPostings, v),
     byFolder: new Map(folders.map((f) => [f.folder, f])),
     shapeShare: (t) => (allShapes.get(t) ?? 0) / N,
     isPeople: (folder) => byFolderPeople.has(folder) || PEOPLE_NAME.test(folderLabel(folder)),
@@ -365,8 +559,6 @@ export function folderProfiles(index: VaultIndex, accept: (folder: string) => bo
       return `${r.title}\n${(JSON.parse(r.tags) as string[]).join(' ')}\n${bodyOf(rel)}`;
     },
   };
-  cache.set(index, p);
-  return p;
 }
 
 /** Folders by cosine of `v` with their centroid, best first. */
