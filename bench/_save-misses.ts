@@ -11,20 +11,11 @@
  *   npx tsx bench/_save-misses.ts /tmp/save-dump.json [--weighting "12 rows/line (1 literal + variants)"] [--list] [--redetect]
  */
 import fs from 'node:fs';
+import type { SaveRecord } from '../models/train/loso';
 import { detectPhrases } from '../electron/core/domains/nlp/phrases';
 import { EXPLICIT_SAVE_THRESHOLD, EXPLICIT_SAVE_THRESHOLD_QUESTION, WEAK_PHRASE_THRESHOLD } from '../electron/core/domains/nlp/activation';
 
-interface Rec {
-  set: string;
-  weighting: string;
-  text: string;
-  gold: boolean;
-  head: number;
-  intent: string;
-  strong: boolean;
-  weak: boolean;
-  negated: boolean;
-}
+type Rec = SaveRecord;
 
 const STRICT = new Set(['QUESTION', 'GREETING', 'RECALL_INFO']);
 const decide = (r: Rec, t: number, tq: number) => (r.strong ? true : r.weak ? r.head >= WEAK_PHRASE_THRESHOLD : r.negated ? false : r.head >= (STRICT.has(r.intent) ? tq : t));

@@ -5,13 +5,13 @@
  * OWNER_PROF=dir writes the owner's CPU profile, WAIT_IDLE=1 lets automatic analysis finish first,
  * PROBE_SEARCH=1 times brain_search for 20 s after the items arrive (then waits like WAIT_IDLE).
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { generateVault, vocabulary } from './_scale-gen';
+import { startProbeOwner } from './lib';
 
 const N = Number(process.argv[2] ?? 10_000);
 const dir = process.env.PROBE_DIR ?? path.join(os.tmpdir(), `mailroom-probe-${N}`);
@@ -23,25 +23,12 @@ if (!fs.existsSync(path.join(dir, 'done'))) {
 const vault = path.join(dir, 'vault');
 const inboxDir = path.join(vault, 'inbox');
 fs.rmSync(inboxDir, { recursive: true, force: true });
-const BIN = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'bin', 'mailroom.mjs');
 const data = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-analyze-'));
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MAILROOM_'))) as Record<string, string>;
 const load = () => os.loadavg()[0]!.toFixed(1);
 const rss = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 const t0 = performance.now();
-const child = spawn(process.execPath, [...(process.env.OWNER_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.OWNER_PROF] : []), BIN, 'start', '--headless', '--vault', vault, '--data-dir', data, '--port', '0'], {
-  env,
-  stdio: ['ignore', 'pipe', fs.openSync(path.join(data, 'owner.log'), 'a')],
-});
-const url = await new Promise<URL>((resolve) => {
-  let out = '';
-  child.stdout!.on('data', (d) => {
-    out += d;
-    const m = /running at (\S+)/.exec(out);
-    if (m) resolve(new URL(m[1]!));
-  });
-});
-const token = url.searchParams.get('token')!;
+const { child, url, token } = await startProbeOwner(vault, data, { env, log: path.join(data, 'owner.log') });
 const api = async <T>(route: string) => (await (await fetch(url.origin + route, { headers: { authorization: `Bearer ${token}` } })).json()) as T;
 for (;;) {
   const st = await api<{ index: { state: string } }>('/api/status');

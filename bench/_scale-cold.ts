@@ -2,29 +2,18 @@
  * Cold index of a real headless owner, with a timeline: process start → HTTP up → indexer
  * progress → ready. `node --import tsx bench/_scale-cold.ts [notes]` (vault from _scale-probe).
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { startProbeOwner } from './lib';
 
 const N = Number(process.argv[2] ?? 10_000);
 const vault = path.join(os.tmpdir(), `mailroom-probe-${N}`, 'vault');
-const BIN = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'bin', 'mailroom.mjs');
 const data = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-cold-'));
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MAILROOM_'))) as Record<string, string>;
 const t0 = performance.now();
 const at = () => (performance.now() - t0).toFixed(0).padStart(6);
-const child = spawn(process.execPath, [...(process.env.OWNER_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.OWNER_PROF] : []), BIN, 'start', '--headless', '--vault', vault, '--data-dir', data, '--port', '0'], { env, stdio: ['ignore', 'pipe', fs.openSync(path.join(data, 'owner.log'), 'a')] });
-const url = await new Promise<URL>((resolve) => {
-  let out = '';
-  child.stdout!.on('data', (d) => {
-    out += d;
-    const m = /running at (\S+)/.exec(out);
-    if (m) resolve(new URL(m[1]!));
-  });
-});
-console.log(at(), 'ms  HTTP up', `load ${os.loadavg()[0]!.toFixed(1)}`);
-const token = url.searchParams.get('token')!;
+const { child, url, token } = await startProbeOwner(vault, data, { env, log: path.join(data, 'owner.log') });
 let last = '';
 for (;;) {
   const st = (await (await fetch(url.origin + '/api/status', { headers: { authorization: `Bearer ${token}` } })).json()) as { index: { state: string; done: number; total: number } };

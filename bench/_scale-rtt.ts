@@ -2,7 +2,6 @@
  * MCP round trip against a real headless owner: a trivial tool (mailroom_info) and brain_search,
  * p50/p95 over Streamable HTTP. `node --import tsx bench/_scale-rtt.ts [notes]` (vault from _scale-probe).
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,22 +11,14 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { percentile } from './lib';
 import { generateMbox } from './_scale-gen';
+import { startProbeOwner } from './lib';
 
 const N = Number(process.argv[2] ?? 10_000);
 const vault = path.join(os.tmpdir(), `mailroom-probe-${N}`, 'vault');
-const BIN = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'bin', 'mailroom.mjs');
 const data = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-rtt-'));
+const BIN = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'bin', 'mailroom.mjs');
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MAILROOM_'))) as Record<string, string>;
-const child = spawn(process.execPath, [...(process.env.OWNER_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.OWNER_PROF] : []), BIN, 'start', '--headless', '--vault', vault, '--data-dir', data, '--port', '0'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
-const url = await new Promise<URL>((resolve) => {
-  let out = '';
-  child.stdout!.on('data', (d) => {
-    out += d;
-    const m = /running at (\S+)/.exec(out);
-    if (m) resolve(new URL(m[1]!));
-  });
-});
-const token = url.searchParams.get('token')!;
+const { child, url, token } = await startProbeOwner(vault, data, { env });
 for (;;) {
   const st = (await (await fetch(url.origin + '/api/status', { headers: { authorization: `Bearer ${token}` } })).json()) as { index: { state: string } };
   if (st.index.state === 'ready') break;

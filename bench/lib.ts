@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -78,4 +79,28 @@ export function printTable(rows: BenchRow[]): void {
   console.log(line(Object.fromEntries(cols.map((c) => [c, c]))));
   console.log(cols.map((c) => '-'.repeat(width[c])).join('  '));
   for (const c of cells) console.log(line(c));
+}
+
+/**
+ * Starts the bundled headless owner on `vault` with `data` as its data dir (port 0), as the scale
+ * probes do: resolves once it prints where it runs. OWNER_PROF=<dir> adds a CPU profile; `log`
+ * appends the owner's stderr to a file (else it is dropped).
+ */
+export async function startProbeOwner(vault: string, data: string, opts: { env?: Record<string, string>; log?: string } = {}): Promise<{ child: ChildProcess; url: URL; token: string }> {
+  const bin = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'bin', 'mailroom.mjs');
+  const prof = process.env.OWNER_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.OWNER_PROF] : [];
+  const child = spawn(process.execPath, [...prof, bin, 'start', '--headless', '--vault', vault, '--data-dir', data, '--port', '0'], {
+    env: opts.env ?? (Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MAILROOM_'))) as Record<string, string>),
+    stdio: ['ignore', 'pipe', opts.log ? fs.openSync(opts.log, 'a') : 'ignore'],
+  });
+  const url = await new Promise<URL>((resolve, reject) => {
+    let out = '';
+    child.once('exit', (code) => reject(new Error(`the owner exited (${code}) before it was running`)));
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /running at (\S+)/.exec(out);
+      if (m) resolve(new URL(m[1]!));
+    });
+  });
+  return { child, url, token: url.searchParams.get('token')! };
 }

@@ -27,7 +27,7 @@ import { evaluateIntent, evaluateNer } from './evaluate';
 import { detectPhrases } from '../../electron/core/domains/nlp/phrases';
 
 /** One left-out message as the save decision saw it (--dump): for the structure of the misses and the head threshold. */
-interface SaveRecord {
+export interface SaveRecord {
   set: string;
   weighting: string;
   text: string;
