@@ -132,3 +132,12 @@ describe('save detector v7: emoji closing a message end its last clause', () => 
     expect(detectPhrases(t).saveStrong).toBe(false);
   });
 });
+
+describe('save detector: "remember for next time that …" keeps a fact; "remember (next time) to …" is an instruction', () => {
+  it.each(['remember for next time that I take my coffee black', 'Remember for later that the spare key is under the pot', 'remember for the future that my landlord is called Omar'])('asks to keep: %s', (t) => {
+    expect(detectPhrases(t).saveRequest).toBe(true);
+  });
+  it.each(['remember to add tests in your answer', 'remember next time to use tabs in the code', 'Remember this time to include types in your answer'])('an instruction for the reply: %s', (t) => {
+    expect(detectPhrases(t).saveRequest).toBe(false);
+  });
+});

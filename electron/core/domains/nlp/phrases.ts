@@ -325,7 +325,7 @@ function detect(text: string): PhraseSignals {
     // "remember to add tests", "don't forget to include X in your answer": instructions, not memories.
     // "jot down an outline for a blog post" asks for a new text, not to keep one.
     const artifact = /^(?:jot|write|note)\b/i.test(verb) && /^\s*(?:a|an|some|me\s+(?:a|an|some))\s+(?!note\b)/i.test(rest);
-    const taskScoped = artifact || !CORRECT_KEEP_RE.test(clause) && /^(?:remember|don'?t forget|do not forget|never forget|keep in mind|bear in mind)/i.test(verb) && (/^\s*to\s/i.test(rest) || (TASK_SCOPE_RE.test(rest) && !/^\s*for\s+(?:next\s+time|later|the\s+future)\s*[:,\-–—]/i.test(rest)));
+    const taskScoped = artifact || !CORRECT_KEEP_RE.test(clause) && /^(?:remember|don'?t forget|do not forget|never forget|keep in mind|bear in mind)/i.test(verb) && (/^\s*to\s/i.test(rest) || (TASK_SCOPE_RE.test(rest) && !/^\s*for\s+(?:next\s+time|later|the\s+future)\s*(?:[:,\-–—]|that\b)/i.test(rest)));
     // "remember when we went to Crete" reminisces; it asks to keep nothing.
     // ... and "Remember me on this computer" names a checkbox.
     const reminiscing = /^remember$/i.test(verb) && /^\s*(?:when\s+(?:we|i|you|they|he|she|it|my|our)\b|the\s+time\b|that\s+time\b|back\s+when\b|how\s+(?:we|i)\b(?!\s+(?:(?:usually|always|normally|generally|really)\s+)?(?:like|prefer|want|take|need|do|use|have|work|write|feel|say|spell|pronounce|call)s?\b)|me\b(?!\s+(?:that|this)\b))/i.test(rest) && !FUTURE_FRAME_RE.test(clause);
