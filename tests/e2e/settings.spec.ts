@@ -67,7 +67,8 @@ test('the other settings: a vault error in place, the address, models in plain w
   await expect(app.getByTestId('vault-result')).toContainText('There is no folder at /no/such/folder');
   await expect(app.getByTestId('address-url')).toContainText('http://127.0.0.1:');
   const models = app.getByTestId('models-panel');
-  await expect(models).toContainText('never seen while learning');
+  await expect(models).toContainText('test messages written alongside it');
+  await expect(models).toContainText('expect a few points less');
   await expect(models).not.toContainText('AdaGrad');
   await expect(models).not.toContainText('seed regex');
   await models.getByRole('button', { name: 'Read this message' }).click();

@@ -60,21 +60,22 @@ function Quality({ card }: { card: Card }) {
   if (m.intent) {
     return (
       <p>
-        On {m.examples ?? 'a set of'} messages written by hand and never seen while learning, it names the right kind <strong>{pct(m.intent.accuracy)}</strong> of the time
+        On {m.examples ?? 'a set of'} test messages written alongside it, it names the right kind <strong>{pct(m.intent.accuracy)}</strong> of the time
         {m.intent_baseline && <> (simple keyword rules: {pct(m.intent_baseline.accuracy)})</>}.
         {m.explicit_save && (
           <>
             {' '}
             It recognises {pct(m.explicit_save.recall)} of explicit “remember this” requests and mistakes {pct(m.explicit_save.hard_negative_fp_rate)} of look-alike sentences for one.
           </>
-        )}
+        )}{' '}
+        <span className="muted">Figures on test text written alongside a model are optimistic: on text written by people who never saw it, expect a few points less.</span>
       </p>
     );
   }
   if (m.overall) {
     return (
       <p>
-        On {m.sentences ?? 'a set of'} hand-written sentences it never saw, it finds <strong>{pct(m.overall.recall)}</strong> of the names and dates, and{' '}
+        On {m.sentences ?? 'a set of'} test sentences written alongside it, it finds <strong>{pct(m.overall.recall)}</strong> of the names and dates, and{' '}
         <strong>{pct(m.overall.precision)}</strong> of what it marks is right{m.baseline?.overall && <> (a general-purpose library finds {pct(m.baseline.overall.recall)})</>}.
       </p>
     );
