@@ -5,10 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { airportZone } from '../../../electron/core/domains/mail/airports';
 import { extractToSchema } from '../../../electron/core/domains/mail/extract';
+import { extractionMessage } from './helpers';
 
 
-const msg = (over: Record<string, unknown>) =>
-  ({ id: 'm1', inbox_id: 'i', thread_id: 't', message_id: '<m1@x.example>', subject: '', from: { email: 'trips@air.example', name: 'Air' }, to: [], cc: [], text: '', html: null, created_at: '2026-03-01T09:00:00+01:00', labels: [], attachments: [], in_reply_to: null, references: [], ...over }) as never;
+const msg = (over: Record<string, unknown>) => extractionMessage({ from: { email: 'trips@air.example', name: 'Air' }, ...over });
 const schema = {
   type: 'object',
   properties: {

@@ -8,8 +8,9 @@ import { cancelledAt, extractToSchema, htmlTables, zoneOfOffset } from '../../..
 import { findTimes } from '../../../electron/core/domains/mail/parsers';
 import { findDateTimes } from '../../../electron/core/domains/mail/datetime';
 import type { MessageFacts } from '../../../electron/core/domains/mail/facts';
+import { extractionMessage } from './helpers';
 
-const msg = (over: Record<string, unknown>) => ({ subject: 'Mail', text: '', html: null, created_at: '2026-03-01T08:00:00Z', from: null, to: [], cc: [], ...over }) as never;
+const msg = extractionMessage;
 const sentWith = (dateRaw: string, kind: MessageFacts['senderKind'] = 'person'): MessageFacts => ({ headers: { 'date-raw': dateRaw }, events: [], senderKind: kind });
 
 const flight = {

@@ -9,10 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { extractToSchema, resolvedField } from '../../../electron/core/domains/mail/extract';
+import { extractionMessage } from './helpers';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
 const ajv = addFormats(new Ajv2020({ allErrors: true, strict: false }));
-const msg = (subject: string, text: string) => ({ subject, text, html: null, created_at: '2026-03-01T08:00:00Z', from: null, to: [], cc: [] }) as never;
+const msg = (subject: string, text: string) => extractionMessage({ subject, text });
 /** Whether data validates against the schema with the required fields that are missing taken out of `required`. */
 const validExceptMissing = (schema: Record<string, unknown>, data: Record<string, unknown>) => {
   const required = ((schema.required ?? []) as string[]).filter((f) => f in data);

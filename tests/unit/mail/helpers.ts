@@ -33,3 +33,7 @@ export function mailServiceForTest(deps: MailDeps = {}, vaultFiles: Record<strin
   const mail = new MailService(ctx, deps);
   return { mail, ctx, db, dataDir, vaultDir, hubEvents: events, close: async () => { await mail.stop(); db.close(); } };
 }
+
+/** A stored message as extraction reads it (subject, text, date), for extraction specifications. */
+export const extractionMessage = (over: Record<string, unknown> = {}) =>
+  ({ subject: 'Mail', text: '', html: null, created_at: '2026-03-01T08:00:00Z', from: null, to: [], cc: [], ...over }) as never;

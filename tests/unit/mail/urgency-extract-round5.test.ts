@@ -10,6 +10,7 @@ import { findDateTimes, offsetString } from '../../../electron/core/domains/mail
 import { findTimes } from '../../../electron/core/domains/mail/parsers';
 import type { MessageFacts } from '../../../electron/core/domains/mail/facts';
 import type { Taxonomy } from '../../../electron/core/domains/mail/config';
+import { extractionMessage } from './helpers';
 
 const taxOf = (prose: Partial<Record<'low' | 'medium' | 'high', string>>): Taxonomy => ({ id: 't', name: 't', intents: [{ id: 'x', description: 'x', examples: [] }], precedence: [], urgency: { high: [], low: [], medium: [], prose }, sentiment: { cues: {}, prose: {} } });
 const facts = (kind: MessageFacts['senderKind'], headers: Record<string, string> = {}): MessageFacts => ({ headers, events: [], senderKind: kind });
@@ -114,7 +115,7 @@ describe('urgency: who is asked, and how loud the message means to be', () => {
 });
 
 describe('extraction: which name, which side, which segment', () => {
-  const msg = (over: Record<string, unknown>) => ({ subject: 'Mail', text: '', html: null, created_at: '2026-03-01T08:00:00Z', from: null, to: [], cc: [], ...over }) as never;
+  const msg = extractionMessage;
 
   it('a name field that asks for the legal name takes the legal form; otherwise the name the sender goes by', async () => {
     const text = 'Your receipt for March.\n\nTotal: CHF 89.00\n\nSee you soon,\nYour Lindenhof Yoga team\n\nLindenhof Yoga GmbH · Seestrasse 1 · 8000 Zürich';
