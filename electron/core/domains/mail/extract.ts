@@ -1316,13 +1316,18 @@ function localToAirports(data: Record<string, unknown>, specs: FieldSpec[], text
     }
     return undefined;
   };
-  const stated = new Set(findDateTimes(text, ref).map((d) => d.value));
-  for (const e of facts?.events ?? []) for (const v of [e.start, e.end]) if (v) stated.add(v);
+  // The times the mail states with a zone (scanned only when a time may need its airport's zone).
+  let stated: Set<string> | undefined;
   for (const s of specs) {
     const v = data[s.name];
-    if (s.kind !== 'datetime' || !s.role || typeof v !== 'string' || stated.has(v) || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v)) continue;
+    if (s.kind !== 'datetime' || !s.role || typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v)) continue;
     const z = zoneOf(s.role);
-    const local = z ? withZone(v.slice(0, 19), z) : undefined;
+    if (!z) continue;
+    if (!stated) {
+      stated = new Set(findDateTimes(text, ref).map((d) => d.value));
+      for (const e of facts?.events ?? []) for (const x of [e.start, e.end]) if (x) stated.add(x);
+    }
+    const local = stated.has(v) ? undefined : withZone(v.slice(0, 19), z);
     if (local && s.check(local)) data[s.name] = local;
   }
 }
