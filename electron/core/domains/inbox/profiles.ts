@@ -16,12 +16,26 @@ import { PERSON_TITLE } from './person-title';
 import { shapeTerms, withoutUrls } from './shapes';
 import { cosine, normalize, type Vec } from './vectors';
 import { buildCentroidPostings, centroidCosines, topK } from './profile-index';
+import { Centroid, type TermTable } from './centroid';
 import { interactiveInflight, whenNoInteractive } from '../../kernel/interactive';
 
 export { PERSON_TITLE };
 
 export type { Vec };
 export { cosine, normalize };
+export { Centroid };
+
+/** A folder's vocabulary: the terms of its centroid (read through the centroid, not a copy). */
+export interface TermSet {
+  has(term: string): boolean;
+  readonly size: number;
+  [Symbol.iterator](): Iterator<string>;
+}
+
+/** cosine(v, the folder's centroid): the number vectors.ts' cosine gives for the centroid as a Map. */
+export function folderCosine(v: Vec, f: Pick<FolderProfile, 'centroid'>): number {
+  return f.centroid.cosine(v);
+}
 
 /** Words of a text as stemmed terms (no numbers, no stopwords, ≥ 3 letters). */
 export function terms(text: string): string[] {
@@ -82,9 +96,10 @@ function addShapes(into: Vec, body: string, title: string): Vec {
 export interface FolderProfile {
   folder: string;
   notes: number;
-  centroid: Vec;
+  /** TF-IDF centroid, compact (centroid.ts); read it through folderCosine / get / has. */
+  centroid: Centroid;
   /** Every term used in the folder's notes, titles and path (for the keyword baseline). */
-  vocab: Set<string>;
+  vocab: TermSet;
   /**
    * One note per person: the folder's name says so ("people", "40 People", "Contacts"), or most of
    * its notes are people (frontmatter `type: person`, or a personal name as title with aliases).
@@ -426,6 +441,25 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
     if (!list) byFolder.set(r.folder, (list = []));
     list.push(i);
   }
+  // This build's term table: the dictionary's first D terms, then folder path words no note uses.
+  const extraTerms: string[] = [];
+  const extraIds = new Map<string, number>();
+  const table: TermTable = {
+    idOf: (t) => {
+      const id = dict.ids.get(t);
+      return id !== undefined && id < D ? id : extraIds.get(t);
+    },
+    termOf: (id) => (id < D ? dict.terms[id] : extraTerms[id - D]) ?? '',
+  };
+  const idForCentroid = (t: string): number => {
+    let id = table.idOf(t);
+    if (id === undefined) {
+      id = D + extraTerms.length;
+      extraTerms.push(t);
+      extraIds.set(t, id);
+    }
+    return id;
+  };
   const acc = new Float64Array(D);
   const met = new Uint8Array(D);
   let w = new Float64Array(64);
@@ -476,16 +510,23 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
     for (const t of pathTerms) centroid.set(t, (centroid.get(t) ?? 0) + 0.35 * idf(t) / Math.max(1, Math.log(N + 1)));
     const people = PEOPLE_NAME.test(folderLabel(folder)) || (n >= 3 && persons >= 0.6 * n);
     const shares = new Map([...shapes].map(([t, c]) => [t, c / n] as [string, number]));
+    // Kept compact: the Map above is only the build's (the same additions, in the same order).
+    normalize(centroid);
+    const cIds: number[] = [];
+    const cWeights: number[] = [];
+    for (const [t, x] of centroid) {
+      cIds.push(idForCentroid(t));
+      cWeights.push(x);
+    }
+    const compactCentroid = new Centroid(table, cIds, cWeights);
     // The vocabulary is exactly the centroid's terms (notes' terms, then path words), in the same
-    // order: made when asked (filing asks for a few folders'), not a second copy of every centroid.
-    let vocab: Set<string> | undefined;
+    // order: read through the centroid, not a second copy of it.
+    const vocab: TermSet = { has: (t) => compactCentroid.has(t), size: compactCentroid.size, [Symbol.iterator]: () => compactCentroid.keys() };
     folders.push({
       folder,
       notes: n,
-      centroid: normalize(centroid),
-      get vocab() {
-        return (vocab ??= new Set(centroid.keys()));
-      },
+      centroid: compactCentroid,
+      vocab,
       people,
       shapes: shares,
     });
@@ -493,7 +534,7 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
   folders.sort((a, b) => a.folder.localeCompare(b.folder));
   yield;
   // The term → folders index every ranking uses, built here rather than by the first ranking.
-  const centroidPostings = buildCentroidPostings(folders);
+  const centroidPostings = buildCentroidPostings(folders, D + extraTerms.length);
   let scratch = new Float64Array(0);
   const seen = new Uint8Array(rows.length);
   const byFolderPeople = new Set(folders.filter((f) => f.people).map((f) => f.folder));
@@ -548,7 +589,7 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
       return v;
     },
     folders,
-    centroidCosines: (v) => centroidCosines(folders, centroidPostings, v),
+    centroidCosines: (v) => centroidCosines(folders, centroidPostings, table, v),
     byFolder: new Map(folders.map((f) => [f.folder, f])),
     shapeShare: (t) => (allShapes.get(t) ?? 0) / N,
     isPeople: (folder) => byFolderPeople.has(folder) || PEOPLE_NAME.test(folderLabel(folder)),
