@@ -15,7 +15,7 @@ const tmp = () => {
 };
 const st = { mtimeMs: 1, size: 1 };
 /** The dictionary as sorted plain data (list order is not meaningful). */
-const plain = (m: Map<string, EntityPlace[]>) =>
+const plain = (m: Iterable<[string, EntityPlace[]]>) =>
   [...m].map(([k, v]) => [k, v.map((x) => `${x.path}|${x.folder}|${x.title}|${x.kind}`).sort()] as const).sort((a, b) => a[0].localeCompare(b[0]));
 const note = (title: string, aliases: string[] = []) => `---\naliases: [${aliases.join(', ')}]\n---\n# ${title}\n\nText about ${title}.\n`;
 

@@ -6,6 +6,7 @@ import { folderOf, isNotePath, listVaultFiles, vaultReader, type VaultReader } f
 import { sha256 } from './fsops';
 import { makeSnippet } from '../../kernel/snippet';
 import { countRows } from '../../kernel/db';
+import { NameDictionary, type EntityPlace, type NameLookup } from './name-dictionary';
 
 export { makeSnippet };
 
@@ -87,12 +88,7 @@ export interface SearchHit {
   score: number;
 }
 
-export interface EntityPlace {
-  path: string;
-  folder: string;
-  title: string;
-  kind: 'title' | 'alias' | 'link' | 'mention';
-}
+export type { EntityPlace, NameLookup };
 
 /** Of several notes a link could mean: the one in the linking note's folder, else the shortest path. */
 function pickNearest(rows: Array<{ path: string; folder: string }>, from?: string): string | undefined {
@@ -140,7 +136,7 @@ export class VaultIndex {
   root?: string;
   private version = 0;
   /** The name dictionary, and the names each note put in it (to take them out again). */
-  private dict?: { map: Map<string, EntityPlace[]>; byPath: Map<string, string[]> };
+  private dict?: NameDictionary;
   /** Notes changed since the dictionary was brought up to date, or 'all' (rebuild it). */
   private dictDirty: Set<string> | 'all' = 'all';
 
@@ -452,43 +448,25 @@ export class VaultIndex {
    * note: only the notes changed since the last call are read again (all of them after a rebuild
    * of the index, or when more than DICT_REBUILD_ABOVE changed). The lists' order is not meaningful.
    */
-  nameDictionary(): Map<string, EntityPlace[]> {
+  nameDictionary(): NameLookup {
     const dirty = this.dictDirty;
     if (this.dict && dirty !== 'all' && dirty.size <= DICT_REBUILD_ABOVE) {
-      if (!dirty.size) return this.dict.map;
-      const { map, byPath } = this.dict;
+      if (!dirty.size) return this.dict;
       const one = this.stmt(`SELECT e.name, n.path, n.folder, n.title, e.kind FROM entities e JOIN notes n ON n.id = e.note_id WHERE n.path = ? AND e.kind IN ('title', 'alias')`);
       for (const rel of dirty) {
-        for (const name of byPath.get(rel) ?? []) {
-          const rest = (map.get(name) ?? []).filter((x) => x.path !== rel);
-          if (rest.length) map.set(name, rest);
-          else map.delete(name);
-        }
-        byPath.delete(rel);
-        this.addNames(one.all(rel) as Array<EntityPlace & { name: string }>);
+        this.dict.remove(rel);
+        this.dict.add(one.all(rel) as Array<EntityPlace & { name: string }>);
       }
       dirty.clear();
-      return map;
+      return this.dict;
     }
     const rows = this.stmt(
       `SELECT e.name, n.path, n.folder, n.title, e.kind FROM entities e JOIN notes n ON n.id = e.note_id WHERE e.kind IN ('title', 'alias')`,
-    ).all() as Array<EntityPlace & { name: string }>;
-    this.dict = { map: new Map(), byPath: new Map() };
+    ).iterate() as IterableIterator<EntityPlace & { name: string }>;
+    this.dict = new NameDictionary();
     this.dictDirty = new Set();
-    this.addNames(rows);
-    return this.dict.map;
-  }
-
-  private addNames(rows: Array<EntityPlace & { name: string }>): void {
-    const { map, byPath } = this.dict!;
-    for (const r of rows) {
-      let list = map.get(r.name);
-      if (!list) map.set(r.name, (list = []));
-      list.push({ path: r.path, folder: r.folder, title: r.title, kind: r.kind });
-      let names = byPath.get(r.path);
-      if (!names) byPath.set(r.path, (names = []));
-      names.push(r.name);
-    }
+    this.dict.add(rows);
+    return this.dict;
   }
 
   folders(): Array<{ folder: string; notes: number }> {
