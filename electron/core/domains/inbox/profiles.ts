@@ -17,6 +17,7 @@ import { shapeTerms, withoutUrls } from './shapes';
 import { cosine, normalize, type Vec } from './vectors';
 import { buildCentroidPostings, centroidCosines, topK } from './profile-index';
 import { Centroid, type TermTable } from './centroid';
+import { countAt, idAt, NoteTermStore, type NoteTerms } from './note-terms';
 import { interactiveInflight, whenNoInteractive } from '../../kernel/interactive';
 
 export { PERSON_TITLE };
@@ -136,44 +137,31 @@ const cache = new WeakMap<VaultIndex, Profiles>();
 /** Term frequencies per note version (path + content hash): only changed notes are tokenised again. */
 const signatures = new WeakMap<VaultIndex, string>();
 
-/**
- * A note's term frequencies, compactly: term numbers (in the order the terms were first met, as
- * a Map would keep them) and their counts (whole numbers: a word counts 1, in a title or tag 2).
- * A Map per note cost several KB each at 50,000 notes. `person`: see personNote.
- */
-interface NoteTerms {
-  hash: string;
-  ids: Uint32Array;
-  counts: Uint16Array | Float64Array;
-  person: boolean;
-}
-
 /** Term ↔ number, shared by every note of one index (it only grows). */
 interface TermDict {
   terms: string[];
   ids: Map<string, number>;
 }
 
-const tfCache = new WeakMap<VaultIndex, { dict: TermDict; notes: Map<string, NoteTerms> }>();
+/**
+ * Each note's term frequencies, compactly (note-terms.ts): term numbers in the order the terms
+ * were first met (as a Map would keep them) and their counts. A Map per note cost several KB each
+ * at 50,000 notes, two typed arrays per note ~0.7 KB beyond their data.
+ */
+const tfCache = new WeakMap<VaultIndex, { dict: TermDict; store: NoteTermStore }>();
 
-function compact(tf: Vec, hash: string, dict: TermDict, person: boolean): NoteTerms {
-  const ids = new Uint32Array(tf.size);
-  let max = 0;
-  for (const c of tf.values()) if (c > max) max = c;
-  // Counts are whole numbers; one above 65,535 (or not whole) keeps 8 bytes a term.
-  const counts = max <= 0xffff && [...tf.values()].every(Number.isInteger) ? new Uint16Array(tf.size) : new Float64Array(tf.size);
-  let j = 0;
-  for (const [t, c] of tf) {
+function termNumbers(tf: Vec, dict: TermDict): number[] {
+  const ids: number[] = [];
+  for (const t of tf.keys()) {
     let id = dict.ids.get(t);
     if (id === undefined) {
       id = dict.terms.length;
       dict.terms.push(t);
       dict.ids.set(t, id);
     }
-    ids[j] = id;
-    counts[j++] = c;
+    ids.push(id);
   }
-  return { hash, ids, counts, person };
+  return ids;
 }
 
 interface Row {
@@ -358,8 +346,10 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
     return (ftsBody.get(rel) as { body: string | null } | undefined)?.body ?? '';
   };
   let cached = tfCache.get(index);
-  if (!cached) tfCache.set(index, (cached = { dict: { terms: [], ids: new Map() }, notes: new Map() }));
-  const { dict, notes } = cached;
+  if (!cached) tfCache.set(index, (cached = { dict: { terms: [], ids: new Map() }, store: new NoteTermStore() }));
+  const { dict, store } = cached;
+  const notes = store.notes;
+  store.compactIfWasteful();
   const perNote: NoteTerms[] = [];
   // Phase 1: each new or changed note's terms (the file is read and tokenised), a few notes a step.
   for (const [i, r] of all.entries()) {
@@ -372,14 +362,14 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
       termFreq(r.title, 2, tf);
       termFreq(tags.replace(/[/_-]/g, ' '), 2, tf);
       addShapes(tf, body, r.title);
-      c = compact(tf, r.hash, dict, personNote({ title: r.title, ...meta }));
-      notes.set(r.path, c);
+      c = store.set(r.path, r.hash, personNote({ title: r.title, ...meta }), termNumbers(tf, dict), [...tf.values()]);
     }
     perNote.push(c);
     if (i % READS_PER_STEP === READS_PER_STEP - 1) yield;
   }
   const present = new Set(all.map((r) => r.path));
-  for (const rel of notes.keys()) if (!present.has(rel)) notes.delete(rel);
+  for (const rel of notes.keys()) if (!present.has(rel)) store.delete(rel);
+  store.trim();
   signatures.set(index, signature);
   yield;
   // Phase 2: document frequencies, IDF, then each folder's centroid and the nearest-notes index.
@@ -389,7 +379,10 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
   const rows: Array<{ path: string; folder: string; title: string; tags: string }> = [];
   const rowOf = new Map<string, number>();
   for (const [i, c] of perNote.entries()) {
-    for (const id of c.ids) df[id] = (df[id] ?? 0) + 1;
+    for (let j = 0; j < c.len; j++) {
+      const id = idAt(c, j);
+      df[id] = (df[id] ?? 0) + 1;
+    }
     const r = all[i];
     if (r) rowOf.set(r.path, rows.push({ path: r.path, folder: r.folder, title: r.title, tags: r.tags }) - 1);
     if (i % (4 * NOTES_PER_STEP) === 4 * NOTES_PER_STEP - 1) yield;
@@ -408,17 +401,17 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
   /** A note's weighted, L2-normalised vector as parallel arrays (the same numbers weigh() gives); returns its norm. */
   const weighInto = (c: NoteTerms, w: Float64Array): number => {
     let sq = 0;
-    for (let j = 0; j < c.ids.length; j++) {
-      const x = logPlusOne(c.counts[j] ?? 1) * idfOf(c.ids[j]);
+    for (let j = 0; j < c.len; j++) {
+      const x = logPlusOne(countAt(c, j)) * idfOf(idAt(c, j));
       w[j] = x;
       sq += x * x;
     }
     const n = Math.sqrt(sq);
-    if (n > 0) for (let j = 0; j < c.ids.length; j++) w[j] = (w[j] ?? 0) / n;
+    if (n > 0) for (let j = 0; j < c.len; j++) w[j] = (w[j] ?? 0) / n;
     return n;
   };
   const weighNote = (c: NoteTerms): Float64Array => {
-    const w = new Float64Array(c.ids.length);
+    const w = new Float64Array(c.len);
     weighInto(c, w);
     return w;
   };
@@ -430,7 +423,7 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
   for (let id = 0; id < D; id++) start[id + 1] = (start[id] ?? 0) + (df[id] ?? 0);
   const total = start[D] ?? 0;
   const postIds = new Uint32Array(total);
-  const postCounts = perNote.every((c) => c.counts instanceof Uint16Array) ? new Uint16Array(total) : new Float64Array(total);
+  const postCounts = perNote.every((c) => !c.wide) ? new Uint16Array(total) : new Float64Array(total);
   const norms = new Float64Array(rows.length);
   const cursor = start.slice(0, D);
   // Each folder's notes in path order; its sums are built in a dense array over term numbers,
@@ -473,17 +466,17 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
     for (const i of members) {
       const c = perNote[i];
       if (!c) continue;
-      for (const id of c.ids) {
-        const t = dict.terms[id] ?? '';
+      for (let j = 0; j < c.len; j++) {
+        const t = dict.terms[idAt(c, j)] ?? '';
         if (!t.startsWith('~')) continue;
         shapes.set(t, (shapes.get(t) ?? 0) + 1);
         allShapes.set(t, (allShapes.get(t) ?? 0) + 1);
       }
       if (c.person) persons++;
-      if (w.length < c.ids.length) w = new Float64Array(c.ids.length * 2);
+      if (w.length < c.len) w = new Float64Array(c.len * 2);
       norms[i] = weighInto(c, w);
-      for (let j = 0; j < c.ids.length; j++) {
-        const id = c.ids[j] ?? 0;
+      for (let j = 0; j < c.len; j++) {
+        const id = idAt(c, j);
         const x = w[j] ?? 0;
         if (!met[id]) {
           met[id] = 1;
@@ -492,7 +485,7 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
         acc[id] = (acc[id] ?? 0) + x;
         const at = cursor[id] ?? 0;
         postIds[at] = i;
-        postCounts[at] = c.counts[j] ?? 1;
+        postCounts[at] = countAt(c, j);
         cursor[id] = at + 1;
       }
       if (++done % NOTES_PER_STEP === 0) yield;
@@ -585,7 +578,7 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
       if (!c) return undefined;
       const wv = weighNote(c);
       const v: Vec = new Map();
-      for (let j = 0; j < wv.length; j++) v.set(dict.terms[c.ids[j] ?? 0] ?? '', wv[j] ?? 0);
+      for (let j = 0; j < wv.length; j++) v.set(dict.terms[idAt(c, j)] ?? '', wv[j] ?? 0);
       return v;
     },
     folders,
