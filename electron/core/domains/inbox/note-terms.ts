@@ -87,10 +87,10 @@ export class NoteTermStore {
     this.used = at;
   }
 
-  /** Gives back spare room at the end (after a first build, growth left up to half of it spare). */
+  /** Gives back spare room at the end (growth leaves up to a third spare; the next change grows it again). */
   trim(): void {
-    const want = Math.max(1024, Math.ceil(this.used * 1.125));
-    if (this.pool.ids.length > want * 1.25) this.resize(want);
+    const want = Math.max(1024, this.used);
+    if (this.pool.ids.length > want * 1.01) this.resize(want);
   }
 
   private reserve(n: number): void {
