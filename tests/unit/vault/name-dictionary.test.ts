@@ -19,7 +19,7 @@ const plain = (m: Iterable<[string, EntityPlace[]]>) =>
   [...m].map(([k, v]) => [k, v.map((x) => `${x.path}|${x.folder}|${x.title}|${x.kind}`).sort()] as const).sort((a, b) => a[0].localeCompare(b[0]));
 const note = (title: string, aliases: string[] = []) => `---\naliases: [${aliases.join(', ')}]\n---\n# ${title}\n\nText about ${title}.\n`;
 
-describe('VaultIndex.nameDictionary kept up to date note by note', () => {
+describe('VaultIndex.nameDictionary answers from the index as it is', () => {
   it('equals a dictionary built from scratch after edits, renames, removals, a removed folder and changes made by another connection', () => {
     const dir = tmp();
     const file = path.join(dir, 'index.db');
