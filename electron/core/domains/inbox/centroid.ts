@@ -28,12 +28,18 @@ export class Centroid {
     weights: ArrayLike<number>,
   ) {
     const n = ids.length;
-    const perm = Array.from({ length: n }, (_, k) => k).sort((a, b) => (ids[a] ?? 0) - (ids[b] ?? 0));
+    // Sorted by term number through one numeric sort of (number × 2^21 + position): exact in a
+    // double for term numbers below 2^31 and up to 2^21 terms per centroid.
+    // (Bigger than that: the shift grows, still exact while number × shift stays below 2^53.)
+    const SHIFT = 2 ** Math.max(21, Math.ceil(Math.log2(n + 1)));
+    const keyed = new Float64Array(n);
+    for (let k = 0; k < n; k++) keyed[k] = (ids[k] ?? 0) * SHIFT + k;
+    keyed.sort();
     this.ids = new Int32Array(n);
     this.weights = new Float64Array(n);
     this.order = new Int32Array(n);
     for (let s = 0; s < n; s++) {
-      const k = perm[s] ?? 0;
+      const k = (keyed[s] ?? 0) % SHIFT;
       this.ids[s] = ids[k] ?? 0;
       this.weights[s] = weights[k] ?? 0;
       this.order[k] = s;

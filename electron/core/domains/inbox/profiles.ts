@@ -437,8 +437,7 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
   const start = new Uint32Array(D + 1);
   for (let id = 0; id < D; id++) start[id + 1] = (start[id] ?? 0) + (df[id] ?? 0);
   const total = start[D] ?? 0;
-  // Note numbers fit 16 bits up to 65,536 notes (2 bytes an entry less).
-  const postIds = rows.length <= 0x10000 ? new Uint16Array(total) : new Uint32Array(total);
+  const postIds = new Uint32Array(total);
   const postCounts = perNote.every((c) => !c.wide) ? new Uint16Array(total) : new Float64Array(total);
   const norms = new Float64Array(rows.length);
   const cursor = start.slice(0, D);

@@ -27,7 +27,32 @@ export interface NameLookup {
 
 const NAMED = `e.kind IN ('title', 'alias')`;
 
-export function nameLookup(stmt: (sql: string) => Database.Statement): NameLookup {
+/** Words remembered per index generation (a name's first word: whether any entity starts with it). */
+const FIRST_WORDS_MAX = 50_000;
+
+/**
+ * `generation`: the index's change counter. `has` first asks whether any entity name starts with
+ * the name's first word (one probe of the name index, remembered per word until the index
+ * changes): most words of a text start no name, and a text is looked up n-gram by n-gram.
+ */
+export function nameLookup(stmt: (sql: string) => Database.Statement, generation: () => number): NameLookup {
+  let memoOf = -1;
+  const firstWords = new Map<string, boolean>();
+  const startsSome = (name: string): boolean => {
+    if (memoOf !== generation() || firstWords.size >= FIRST_WORDS_MAX) {
+      firstWords.clear();
+      memoOf = generation();
+    }
+    const sp = name.indexOf(' ');
+    const w = sp < 0 ? name : name.slice(0, sp);
+    let yes = firstWords.get(w);
+    if (yes === undefined) {
+      // Names from w up to w followed by U+FFFF: w itself and every "w …" (a space sorts below it).
+      yes = stmt('SELECT 1 FROM entities WHERE name >= ? AND name < ? LIMIT 1').get(w, w + '\uffff') !== undefined;
+      firstWords.set(w, yes);
+    }
+    return yes;
+  };
   const places = () => stmt(`SELECT n.path, n.folder, n.title, e.kind FROM entities e JOIN notes n ON n.id = e.note_id WHERE e.name = ? AND ${NAMED} ORDER BY e.rowid`);
   return {
     get(name) {
@@ -35,6 +60,7 @@ export function nameLookup(stmt: (sql: string) => Database.Statement): NameLooku
       return rows.length ? rows : undefined;
     },
     has(name) {
+      if (!startsSome(name)) return false;
       return stmt(`SELECT 1 FROM entities e WHERE e.name = ? AND ${NAMED} LIMIT 1`).get(name) !== undefined;
     },
     get size() {

@@ -433,7 +433,7 @@ export class VaultIndex {
    * asked (see name-dictionary.ts), so it is always the index as it is.
    */
   nameDictionary(): NameLookup {
-    return (this.dict ??= nameLookup(this.stmt));
+    return (this.dict ??= nameLookup(this.stmt, () => this.version));
   }
 
   folders(): Array<{ folder: string; notes: number }> {
