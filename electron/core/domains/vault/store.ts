@@ -63,6 +63,18 @@ export const indexMigrations: Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    name: 'entities by name and kind (the name dictionary reads title and alias rows of a name)',
+    up(db) {
+      // A name many notes mention has thousands of 'mention' rows; by name alone, asking whether
+      // it is a title or alias read every one of them. (name, kind) serves name-only reads too.
+      db.exec(`
+        DROP INDEX IF EXISTS entities_name;
+        CREATE INDEX entities_name_kind ON entities(name, kind);
+      `);
+    },
+  },
 ];
 
 
