@@ -28,6 +28,8 @@ const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.st
 const load = () => os.loadavg()[0]!.toFixed(1);
 const rss = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 const t0 = performance.now();
+// INSPECT=1 (run this script with node --experimental-websocket): the owner's heap figures after filing, before and after a forced GC.
+if (process.env.INSPECT) env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --inspect=127.0.0.1:0`;
 const { child, url, token } = await startProbeOwner(vault, data, { env, log: path.join(data, 'owner.log') });
 const api = async <T>(route: string) => (await (await fetch(url.origin + route, { headers: { authorization: `Bearer ${token}` } })).json()) as T;
 for (;;) {
@@ -96,6 +98,41 @@ for (let i = 0; i < 3; i++) {
 }
 console.log(`median of 3: ${later.sort((a, b) => a - b)[1]!.toFixed(0)} ms  RSS ${rss(child.pid!).toFixed(0)} MB  peak ${(Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024).toFixed(0)} MB`);
 if (process.env.STATUS) console.log(JSON.stringify(await api('/api/status')));
+if (process.env.INSPECT) {
+  const wsUrl = /Debugger listening on (ws:\S+)/.exec(fs.readFileSync(path.join(data, 'owner.log'), 'utf8'))?.[1];
+  const ws = new (globalThis as unknown as { WebSocket: new (u: string) => { send(s: string): void; close(): void; onopen: () => void; onmessage: (e: { data: string }) => void } }).WebSocket(wsUrl!);
+  let id = 0;
+  const pending = new Map<number, (r: unknown) => void>();
+  ws.onmessage = (e) => {
+    const m = JSON.parse(e.data) as { id?: number; result?: unknown };
+    if (m.id !== undefined) pending.get(m.id)?.(m.result);
+  };
+  await new Promise<void>((r) => (ws.onopen = r));
+  const send = (method: string, params: object = {}) => new Promise<unknown>((r) => { pending.set(++id, r); ws.send(JSON.stringify({ id, method, params })); });
+  const mem = async () => {
+    const r = (await send('Runtime.evaluate', { expression: `JSON.stringify({ ...process.memoryUsage(), ...process.getBuiltinModule('v8').getHeapStatistics() })`, returnByValue: true })) as { result: { value: string } };
+    const m = JSON.parse(r.result.value) as Record<string, number>;
+    const f = (k: string) => `${k} ${((m[k] ?? 0) / 1048576).toFixed(0)}`;
+    return [f('rss'), f('heapTotal'), f('heapUsed'), f('external'), f('arrayBuffers'), f('malloced_memory'), f('peak_malloced_memory')].join(', ') + ' MB';
+  };
+  console.log(`owner memory after filing: ${await mem()}`);
+  await send('HeapProfiler.collectGarbage');
+  await send('HeapProfiler.collectGarbage');
+  console.log(`owner memory after a forced GC: ${await mem()}`);
+  ws.close();
+}
+if (process.env.SMAPS) {
+  // Where the owner's resident memory is: the V8 heap's pages, malloc's heap and arenas, mapped files.
+  const kinds = new Map<string, number>();
+  let kind = '';
+  for (const line of fs.readFileSync(`/proc/${child.pid}/smaps`, 'utf8').split('\n')) {
+    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (head) kind = head[1] ? (head[1].startsWith('/') ? (head[1].endsWith('.node') || head[1].includes('/node') ? 'code and native modules' : 'mapped files') : head[1]) : 'anonymous';
+    const rssKb = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rssKb) kinds.set(kind, (kinds.get(kind) ?? 0) + Number(rssKb[1]));
+  }
+  console.log('RSS by mapping: ' + [...kinds].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${(v / 1024).toFixed(0)} MB`).join(', '));
+}
 await mcp.close();
 child.kill('SIGTERM');
 await new Promise((r) => child.once('exit', r));

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VaultIndex, catchUp, listNoteFiles, parseNote } from '../../../electron/core/domains/vault';
 import { isDestination } from '../../../electron/core/domains/inbox/analyze';
-import { cosine, folderProfiles, rankFolders } from '../../../electron/core/domains/inbox/profiles';
+import { cosine, folderCosine, folderProfiles, rankFolders } from '../../../electron/core/domains/inbox/profiles';
 import { tempDir } from '../../helpers/owner';
 
 const ROOT = path.resolve(__dirname, '../../fixtures/vault-dev3/vault');
@@ -37,10 +37,12 @@ describe('folder profiles: nearest notes and folder ranking', () => {
           // The same note, or one tied with it.
           if (h.path !== direct[i]?.path) expect(Math.abs(h.sim - (direct.find((d) => d.path === h.path)?.sim ?? -1))).toBeLessThan(1e-12);
         }
-        const folders = p.folders.map((f) => [f.folder, cosine(v, f.centroid)] as [string, number]).filter(([, s]) => s > 0).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+        // The reference: vectors.ts' cosine over the centroid as a Map (the form the profiles kept before).
+        const folders = p.folders.map((f) => [f.folder, cosine(v, new Map(f.centroid))] as [string, number]).filter(([, s]) => s > 0).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
         const ranked = rankFolders(p, v);
         expect(ranked.map(([f]) => f)).toEqual(folders.map(([f]) => f));
         for (const [i, [, s]] of ranked.entries()) expect(s).toBeCloseTo(folders[i]?.[1] ?? NaN, 12);
+        for (const f of p.folders) expect(folderCosine(v, f)).toBe(cosine(v, new Map(f.centroid)));
       }
       // A person's or a candidate's text is read from the file when asked.
       const some = notes[0]!;

@@ -19,7 +19,7 @@ import type { AnalysisItem, ProcessingHints } from './contract';
 import { extractEntities, knownNames, type FoundEntity } from './entities';
 import { partialMention, ruleMatches, type Rule, type Rules } from './rules';
 import { clip, containment, contentWords, plain, shingles, slugify } from './text';
-import { cosine, folderLabel, folderProfiles, PERSON_TITLE, rankFolders, terms, type Profiles } from './profiles';
+import { cosine, folderCosine, folderLabel, folderProfiles, PERSON_TITLE, rankFolders, terms, type Profiles, type TermSet } from './profiles';
 import { learntAdjustment, likeDecision, memoryVotes, type Memory } from './learn';
 import { entityKeys, entityMemoryVotes } from './entity-memory';
 import {
@@ -389,7 +389,7 @@ class Collector {
           out.set(f, (out.get(f) ?? 0) + w);
           continue;
         }
-        const sims: Array<[string, number]> = [[f, cosine(v, own.centroid)], ...kids.map((k) => [k.folder, cosine(v, k.centroid)] as [string, number])];
+        const sims: Array<[string, number]> = [[f, folderCosine(v, own)], ...kids.map((k) => [k.folder, folderCosine(v, k)] as [string, number])];
         const sum = sims.reduce((a, [, c]) => a + c, 0);
         if (sum <= 0) out.set(f, (out.get(f) ?? 0) + w);
         else for (const [g, c] of sims) if (c > 0) out.set(g, (out.get(g) ?? 0) + (w * c) / sum);
@@ -474,7 +474,7 @@ export function faintPlacement(evidence: Evidence[], ranked: Array<[string, numb
 }
 
 /** How many of the item's words (not its shapes) a folder's notes use. */
-function sharedTerms(v: Map<string, number>, vocab: Set<string> | undefined): number {
+function sharedTerms(v: Map<string, number>, vocab: TermSet | undefined): number {
   if (!vocab) return 0;
   let n = 0;
   for (const t of v.keys()) if (!t.startsWith('~') && vocab.has(t)) n++;
@@ -686,7 +686,7 @@ export async function analyzeItem(rel: string, text: string, ctx: AnalyzeContext
     const w = Math.min(3, overlap * 1.5);
     if (p.byFolder.has(folder) || !isDestination(folder)) ev.add('structure', folder, w);
     else {
-      const kids = p.folders.filter((f) => f.folder.startsWith(folder + '/')).map((f) => [f.folder, cosine(itemVec, f.centroid)] as [string, number]);
+      const kids = p.folders.filter((f) => f.folder.startsWith(folder + '/')).map((f) => [f.folder, folderCosine(itemVec, f)] as [string, number]);
       const sum = kids.reduce((a, [, c]) => a + c, 0);
       if (sum > 0) for (const [f, c] of kids) ev.add('structure', f, (w * c) / sum);
       else ev.add('structure', folder, w);

@@ -238,10 +238,8 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
     warmTimer = undefined;
     warming = warming
       .then(async () => {
-        const p = await warmProfiles(vault.index, isDestination, { signal: lifetime.signal });
-        // The names every analysis looks entities up in: a first build reads every note's
-        // title and aliases (then only changed notes), better here than in the first analysis.
-        if (p && !stopped) vault.index.nameDictionary();
+        // (The name dictionary needs no warm-up: it is read from the index when asked.)
+        await warmProfiles(vault.index, isDestination, { signal: lifetime.signal });
       })
       .catch((e: unknown) => log.warn('folder profiles warm-up failed', { error: String(e) }));
   };

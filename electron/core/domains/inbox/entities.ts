@@ -4,7 +4,7 @@
  * the NER model when it is loaded, and a capitalised-phrase heuristic otherwise.
  */
 import type { Nlp } from '../nlp';
-import { capitalizedPhrases, normName, type EntityPlace } from '../vault';
+import { capitalizedPhrases, normName, type NameLookup } from '../vault';
 
 export interface FoundEntity {
   /** As written in the item. */
@@ -20,7 +20,7 @@ const WEAK_TITLES = new Set(
 );
 
 /** Known names in `text` by longest n-gram match against the dictionary (≤ 5 words). */
-export function knownNames(text: string, dict: Map<string, EntityPlace[]>, aliases: Map<string, string>, exclude: Set<string> = new Set()): FoundEntity[] {
+export function knownNames(text: string, dict: NameLookup, aliases: Map<string, string>, exclude: Set<string> = new Set()): FoundEntity[] {
   const tokens = [...text.matchAll(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu)].map((m) => m[0]);
   const norms = tokens.map((t) => normName(t));
   const out: FoundEntity[] = [];
@@ -58,7 +58,7 @@ export function knownNames(text: string, dict: Map<string, EntityPlace[]>, alias
 
 export async function extractEntities(
   text: string,
-  opts: { dict: Map<string, EntityPlace[]>; aliases: Map<string, string>; nlp?: Nlp; hints?: string[]; tags?: string[]; exclude?: Set<string> },
+  opts: { dict: NameLookup; aliases: Map<string, string>; nlp?: Nlp; hints?: string[]; tags?: string[]; exclude?: Set<string> },
 ): Promise<FoundEntity[]> {
   const out: FoundEntity[] = [];
   const seen = new Set<string>();

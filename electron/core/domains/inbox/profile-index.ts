@@ -4,7 +4,8 @@
  * They give the same numbers as a direct cosine (see each function), only without probing every
  * note's or folder's Map for every term.
  */
-import { cosine, type Vec } from './vectors';
+import type { Vec } from './vectors';
+import type { Centroid, TermTable } from './centroid';
 
 /** The k best of `ids` by score (higher first; on a tie the lower id first), as [id, score]. */
 export function topK(ids: readonly number[], score: ArrayLike<number>, k: number): Array<[number, number]> {
@@ -31,66 +32,59 @@ export function topK(ids: readonly number[], score: ArrayLike<number>, k: number
 
 /**
  * Term → the folders whose centroid has it (folder numbers ascending) and its weight there, in
- * flat arrays: term `row.get(t)` has entries start[r] … start[r+1]. (A Map of two typed arrays
- * per term cost a few hundred bytes a term: tens of MB at 50,000 notes.)
+ * flat arrays indexed by the profiles' term numbers: term `id` has entries start[id] … start[id+1].
+ * (A Map of two typed arrays per term cost a few hundred bytes a term: tens of MB at 50,000 notes;
+ * a Map from term to row, ~30 bytes a term.)
  */
 export interface CentroidPostings {
-  row: Map<string, number>;
   start: Uint32Array;
   ids: Uint32Array;
   weights: Float64Array;
 }
 
-export function buildCentroidPostings(folders: ReadonlyArray<{ centroid: Vec }>): CentroidPostings {
-  const row = new Map<string, number>();
-  const counts: number[] = [];
+/** `terms`: how many term numbers the centroids' table has. */
+export function buildCentroidPostings(folders: ReadonlyArray<{ centroid: Centroid }>, terms: number): CentroidPostings {
+  const counts = new Uint32Array(terms);
   for (const f of folders) {
-    for (const [t, x] of f.centroid) {
-      if (!x) continue;
-      let r = row.get(t);
-      if (r === undefined) {
-        r = counts.length;
-        row.set(t, r);
-        counts.push(0);
-      }
-      counts[r] = (counts[r] ?? 0) + 1;
-    }
+    f.centroid.forEachId((id, x) => {
+      if (x) counts[id] = (counts[id] ?? 0) + 1;
+    });
   }
-  const start = new Uint32Array(counts.length + 1);
-  for (let r = 0; r < counts.length; r++) start[r + 1] = (start[r] ?? 0) + (counts[r] ?? 0);
-  const ids = new Uint32Array(start[counts.length] ?? 0);
+  const start = new Uint32Array(terms + 1);
+  for (let r = 0; r < terms; r++) start[r + 1] = (start[r] ?? 0) + (counts[r] ?? 0);
+  const ids = new Uint32Array(start[terms] ?? 0);
   const weights = new Float64Array(ids.length);
-  const cursor = start.slice(0, counts.length);
+  const cursor = start.slice(0, terms);
   for (const [i, f] of folders.entries()) {
-    for (const [t, x] of f.centroid) {
-      if (!x) continue;
-      const r = row.get(t) ?? 0;
-      const at = cursor[r] ?? 0;
+    f.centroid.forEachId((id, x) => {
+      if (!x) return;
+      const at = cursor[id] ?? 0;
       ids[at] = i;
       weights[at] = x;
-      cursor[r] = at + 1;
-    }
+      cursor[id] = at + 1;
+    });
   }
-  return { row, start, ids, weights };
+  return { start, ids, weights };
 }
 
 /**
  * cosine(v, centroid) for every folder: one lookup per term of `v` instead of one per term and
  * folder (each centroid holds thousands of terms; probing 60 of them per item was most of
  * rankFolders' time). The sums add the same products in the same order as cosine() does when `v`
- * is the smaller vector; a centroid smaller than `v` is computed by cosine() itself.
+ * is the smaller vector; a centroid smaller than `v` is computed by its own cosine().
  */
-export function centroidCosines(folders: ReadonlyArray<{ centroid: Vec }>, postings: CentroidPostings, v: Vec): number[] {
+export function centroidCosines(folders: ReadonlyArray<{ centroid: Centroid }>, postings: CentroidPostings, table: TermTable, v: Vec): number[] {
   const out = new Array<number>(folders.length).fill(0);
-  const { row, start, ids, weights } = postings;
+  const { start, ids, weights } = postings;
+  const rows = start.length - 1;
   for (const [t, x] of v) {
-    const r = row.get(t);
-    if (r === undefined) continue;
+    const r = table.idOf(t);
+    if (r === undefined || r >= rows) continue;
     for (let j = start[r] ?? 0, end = start[r + 1] ?? 0; j < end; j++) {
       const i = ids[j] ?? 0;
       out[i] = (out[i] ?? 0) + x * (weights[j] ?? 0);
     }
   }
-  for (const [i, f] of folders.entries()) if (f.centroid.size < v.size) out[i] = cosine(v, f.centroid);
+  for (const [i, f] of folders.entries()) if (f.centroid.size < v.size) out[i] = f.centroid.cosine(v);
   return out;
 }

@@ -16,12 +16,28 @@ import { PERSON_TITLE } from './person-title';
 import { shapeTerms, withoutUrls } from './shapes';
 import { cosine, normalize, type Vec } from './vectors';
 import { buildCentroidPostings, centroidCosines, topK } from './profile-index';
+import { Centroid, type TermTable } from './centroid';
+import { countAt, idAt, NoteTermStore, type NoteTerms } from './note-terms';
 import { interactiveInflight, whenNoInteractive } from '../../kernel/interactive';
+import { createHash } from 'node:crypto';
 
 export { PERSON_TITLE };
 
 export type { Vec };
 export { cosine, normalize };
+export { Centroid };
+
+/** A folder's vocabulary: the terms of its centroid (read through the centroid, not a copy). */
+export interface TermSet {
+  has(term: string): boolean;
+  readonly size: number;
+  [Symbol.iterator](): Iterator<string>;
+}
+
+/** cosine(v, the folder's centroid): the number vectors.ts' cosine gives for the centroid as a Map. */
+export function folderCosine(v: Vec, f: Pick<FolderProfile, 'centroid'>): number {
+  return f.centroid.cosine(v);
+}
 
 /** Words of a text as stemmed terms (no numbers, no stopwords, ≥ 3 letters). */
 export function terms(text: string): string[] {
@@ -82,9 +98,10 @@ function addShapes(into: Vec, body: string, title: string): Vec {
 export interface FolderProfile {
   folder: string;
   notes: number;
-  centroid: Vec;
+  /** TF-IDF centroid, compact (centroid.ts); read it through folderCosine / get / has. */
+  centroid: Centroid;
   /** Every term used in the folder's notes, titles and path (for the keyword baseline). */
-  vocab: Set<string>;
+  vocab: TermSet;
   /**
    * One note per person: the folder's name says so ("people", "40 People", "Contacts"), or most of
    * its notes are people (frontmatter `type: person`, or a personal name as title with aliases).
@@ -121,44 +138,31 @@ const cache = new WeakMap<VaultIndex, Profiles>();
 /** Term frequencies per note version (path + content hash): only changed notes are tokenised again. */
 const signatures = new WeakMap<VaultIndex, string>();
 
-/**
- * A note's term frequencies, compactly: term numbers (in the order the terms were first met, as
- * a Map would keep them) and their counts (whole numbers: a word counts 1, in a title or tag 2).
- * A Map per note cost several KB each at 50,000 notes. `person`: see personNote.
- */
-interface NoteTerms {
-  hash: string;
-  ids: Uint32Array;
-  counts: Uint16Array | Float64Array;
-  person: boolean;
-}
-
 /** Term ↔ number, shared by every note of one index (it only grows). */
 interface TermDict {
   terms: string[];
   ids: Map<string, number>;
 }
 
-const tfCache = new WeakMap<VaultIndex, { dict: TermDict; notes: Map<string, NoteTerms> }>();
+/**
+ * Each note's term frequencies, compactly (note-terms.ts): term numbers in the order the terms
+ * were first met (as a Map would keep them) and their counts. A Map per note cost several KB each
+ * at 50,000 notes, two typed arrays per note ~0.7 KB beyond their data.
+ */
+const tfCache = new WeakMap<VaultIndex, { dict: TermDict; store: NoteTermStore }>();
 
-function compact(tf: Vec, hash: string, dict: TermDict, person: boolean): NoteTerms {
-  const ids = new Uint32Array(tf.size);
-  let max = 0;
-  for (const c of tf.values()) if (c > max) max = c;
-  // Counts are whole numbers; one above 65,535 (or not whole) keeps 8 bytes a term.
-  const counts = max <= 0xffff && [...tf.values()].every(Number.isInteger) ? new Uint16Array(tf.size) : new Float64Array(tf.size);
-  let j = 0;
-  for (const [t, c] of tf) {
+function termNumbers(tf: Vec, dict: TermDict): number[] {
+  const ids: number[] = [];
+  for (const t of tf.keys()) {
     let id = dict.ids.get(t);
     if (id === undefined) {
       id = dict.terms.length;
       dict.terms.push(t);
       dict.ids.set(t, id);
     }
-    ids[j] = id;
-    counts[j++] = c;
+    ids.push(id);
   }
-  return { hash, ids, counts, person };
+  return ids;
 }
 
 interface Row {
@@ -326,7 +330,10 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
     after = rows[rows.length - 1]?.path ?? '';
     yield;
   }
-  const signature = all.map((r) => r.hash).join('');
+  // What versions of which notes these are (a digest: the joined hashes were 3 MB at 50,000 notes).
+  const sig = createHash('sha256');
+  for (const r of all) sig.update(r.hash);
+  const signature = sig.digest('hex');
   const prev = signatures.get(index);
   if (hit && prev === signature) return { ...hit, generation };
   markFull();
@@ -334,6 +341,7 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
   // The index keeps no note text (index.db v2): bodies are read from the vault files, once per note version.
   const ftsBody = index.db.prepare('SELECT body FROM notes_fts WHERE rowid = (SELECT id FROM notes WHERE path = ?)');
   const noteMeta = index.db.prepare('SELECT frontmatter, aliases FROM notes WHERE path = ?');
+  const titleTags = index.db.prepare('SELECT title, tags FROM notes WHERE path = ?');
   const reader = index.root ? vaultReader(index.root) : undefined;
   const bodyOf = (rel: string, frontmatterJson?: string): string => {
     const f = reader?.read(rel, { maxBytes: 2_000_000 });
@@ -343,8 +351,10 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
     return (ftsBody.get(rel) as { body: string | null } | undefined)?.body ?? '';
   };
   let cached = tfCache.get(index);
-  if (!cached) tfCache.set(index, (cached = { dict: { terms: [], ids: new Map() }, notes: new Map() }));
-  const { dict, notes } = cached;
+  if (!cached) tfCache.set(index, (cached = { dict: { terms: [], ids: new Map() }, store: new NoteTermStore() }));
+  const { dict, store } = cached;
+  const notes = store.notes;
+  store.compactIfWasteful();
   const perNote: NoteTerms[] = [];
   // Phase 1: each new or changed note's terms (the file is read and tokenised), a few notes a step.
   for (const [i, r] of all.entries()) {
@@ -357,26 +367,39 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
       termFreq(r.title, 2, tf);
       termFreq(tags.replace(/[/_-]/g, ' '), 2, tf);
       addShapes(tf, body, r.title);
-      c = compact(tf, r.hash, dict, personNote({ title: r.title, ...meta }));
-      notes.set(r.path, c);
+      c = store.set(r.path, r.hash, personNote({ title: r.title, ...meta }), termNumbers(tf, dict), [...tf.values()]);
     }
     perNote.push(c);
     if (i % READS_PER_STEP === READS_PER_STEP - 1) yield;
   }
   const present = new Set(all.map((r) => r.path));
-  for (const rel of notes.keys()) if (!present.has(rel)) notes.delete(rel);
+  for (const rel of notes.keys()) if (!present.has(rel)) store.delete(rel);
+  store.trim();
+  // The word → term memo speeds up reading many notes; it is not kept between builds (~6 MB at 50,000 notes).
+  termMemo.clear();
   signatures.set(index, signature);
   yield;
   // Phase 2: document frequencies, IDF, then each folder's centroid and the nearest-notes index.
   const D = dict.terms.length;
   const df = new Uint32Array(D);
   // Only what later calls need is kept of the rows.
-  const rows: Array<{ path: string; folder: string; title: string; tags: string }> = [];
+  // (Title and tags are read when asked; each folder's name is held once.)
+  const rows: Array<{ path: string; folder: string }> = [];
   const rowOf = new Map<string, number>();
+  const folderNames = new Map<string, string>();
+  const folderName = (f: string): string => {
+    const had = folderNames.get(f);
+    if (had !== undefined) return had;
+    folderNames.set(f, f);
+    return f;
+  };
   for (const [i, c] of perNote.entries()) {
-    for (const id of c.ids) df[id] = (df[id] ?? 0) + 1;
+    for (let j = 0; j < c.len; j++) {
+      const id = idAt(c, j);
+      df[id] = (df[id] ?? 0) + 1;
+    }
     const r = all[i];
-    if (r) rowOf.set(r.path, rows.push({ path: r.path, folder: r.folder, title: r.title, tags: r.tags }) - 1);
+    if (r) rowOf.set(r.path, rows.push({ path: r.path, folder: folderName(r.folder) }) - 1);
     if (i % (4 * NOTES_PER_STEP) === 4 * NOTES_PER_STEP - 1) yield;
   }
   yield;
@@ -393,17 +416,17 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
   /** A note's weighted, L2-normalised vector as parallel arrays (the same numbers weigh() gives); returns its norm. */
   const weighInto = (c: NoteTerms, w: Float64Array): number => {
     let sq = 0;
-    for (let j = 0; j < c.ids.length; j++) {
-      const x = logPlusOne(c.counts[j] ?? 1) * idfOf(c.ids[j]);
+    for (let j = 0; j < c.len; j++) {
+      const x = logPlusOne(countAt(c, j)) * idfOf(idAt(c, j));
       w[j] = x;
       sq += x * x;
     }
     const n = Math.sqrt(sq);
-    if (n > 0) for (let j = 0; j < c.ids.length; j++) w[j] = (w[j] ?? 0) / n;
+    if (n > 0) for (let j = 0; j < c.len; j++) w[j] = (w[j] ?? 0) / n;
     return n;
   };
   const weighNote = (c: NoteTerms): Float64Array => {
-    const w = new Float64Array(c.ids.length);
+    const w = new Float64Array(c.len);
     weighInto(c, w);
     return w;
   };
@@ -415,7 +438,7 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
   for (let id = 0; id < D; id++) start[id + 1] = (start[id] ?? 0) + (df[id] ?? 0);
   const total = start[D] ?? 0;
   const postIds = new Uint32Array(total);
-  const postCounts = perNote.every((c) => c.counts instanceof Uint16Array) ? new Uint16Array(total) : new Float64Array(total);
+  const postCounts = perNote.every((c) => !c.wide) ? new Uint16Array(total) : new Float64Array(total);
   const norms = new Float64Array(rows.length);
   const cursor = start.slice(0, D);
   // Each folder's notes in path order; its sums are built in a dense array over term numbers,
@@ -426,6 +449,25 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
     if (!list) byFolder.set(r.folder, (list = []));
     list.push(i);
   }
+  // This build's term table: the dictionary's first D terms, then folder path words no note uses.
+  const extraTerms: string[] = [];
+  const extraIds = new Map<string, number>();
+  const table: TermTable = {
+    idOf: (t) => {
+      const id = dict.ids.get(t);
+      return id !== undefined && id < D ? id : extraIds.get(t);
+    },
+    termOf: (id) => (id < D ? dict.terms[id] : extraTerms[id - D]) ?? '',
+  };
+  const idForCentroid = (t: string): number => {
+    let id = table.idOf(t);
+    if (id === undefined) {
+      id = D + extraTerms.length;
+      extraTerms.push(t);
+      extraIds.set(t, id);
+    }
+    return id;
+  };
   const acc = new Float64Array(D);
   const met = new Uint8Array(D);
   let w = new Float64Array(64);
@@ -439,17 +481,17 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
     for (const i of members) {
       const c = perNote[i];
       if (!c) continue;
-      for (const id of c.ids) {
-        const t = dict.terms[id] ?? '';
+      for (let j = 0; j < c.len; j++) {
+        const t = dict.terms[idAt(c, j)] ?? '';
         if (!t.startsWith('~')) continue;
         shapes.set(t, (shapes.get(t) ?? 0) + 1);
         allShapes.set(t, (allShapes.get(t) ?? 0) + 1);
       }
       if (c.person) persons++;
-      if (w.length < c.ids.length) w = new Float64Array(c.ids.length * 2);
+      if (w.length < c.len) w = new Float64Array(c.len * 2);
       norms[i] = weighInto(c, w);
-      for (let j = 0; j < c.ids.length; j++) {
-        const id = c.ids[j] ?? 0;
+      for (let j = 0; j < c.len; j++) {
+        const id = idAt(c, j);
         const x = w[j] ?? 0;
         if (!met[id]) {
           met[id] = 1;
@@ -458,7 +500,7 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
         acc[id] = (acc[id] ?? 0) + x;
         const at = cursor[id] ?? 0;
         postIds[at] = i;
-        postCounts[at] = c.counts[j] ?? 1;
+        postCounts[at] = countAt(c, j);
         cursor[id] = at + 1;
       }
       if (++done % NOTES_PER_STEP === 0) yield;
@@ -476,16 +518,23 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
     for (const t of pathTerms) centroid.set(t, (centroid.get(t) ?? 0) + 0.35 * idf(t) / Math.max(1, Math.log(N + 1)));
     const people = PEOPLE_NAME.test(folderLabel(folder)) || (n >= 3 && persons >= 0.6 * n);
     const shares = new Map([...shapes].map(([t, c]) => [t, c / n] as [string, number]));
+    // Kept compact: the Map above is only the build's (the same additions, in the same order).
+    normalize(centroid);
+    const cIds: number[] = [];
+    const cWeights: number[] = [];
+    for (const [t, x] of centroid) {
+      cIds.push(idForCentroid(t));
+      cWeights.push(x);
+    }
+    const compactCentroid = new Centroid(table, cIds, cWeights);
     // The vocabulary is exactly the centroid's terms (notes' terms, then path words), in the same
-    // order: made when asked (filing asks for a few folders'), not a second copy of every centroid.
-    let vocab: Set<string> | undefined;
+    // order: read through the centroid, not a second copy of it.
+    const vocab: TermSet = { has: (t) => compactCentroid.has(t), size: compactCentroid.size, [Symbol.iterator]: () => compactCentroid.keys() };
     folders.push({
       folder,
       notes: n,
-      centroid: normalize(centroid),
-      get vocab() {
-        return (vocab ??= new Set(centroid.keys()));
-      },
+      centroid: compactCentroid,
+      vocab,
       people,
       shapes: shares,
     });
@@ -493,7 +542,7 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
   folders.sort((a, b) => a.folder.localeCompare(b.folder));
   yield;
   // The term → folders index every ranking uses, built here rather than by the first ranking.
-  const centroidPostings = buildCentroidPostings(folders);
+  const centroidPostings = buildCentroidPostings(folders, D + extraTerms.length);
   let scratch = new Float64Array(0);
   const seen = new Uint8Array(rows.length);
   const byFolderPeople = new Set(folders.filter((f) => f.people).map((f) => f.folder));
@@ -544,11 +593,11 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
       if (!c) return undefined;
       const wv = weighNote(c);
       const v: Vec = new Map();
-      for (let j = 0; j < wv.length; j++) v.set(dict.terms[c.ids[j] ?? 0] ?? '', wv[j] ?? 0);
+      for (let j = 0; j < wv.length; j++) v.set(dict.terms[idAt(c, j)] ?? '', wv[j] ?? 0);
       return v;
     },
     folders,
-    centroidCosines: (v) => centroidCosines(folders, centroidPostings, v),
+    centroidCosines: (v) => centroidCosines(folders, centroidPostings, table, v),
     byFolder: new Map(folders.map((f) => [f.folder, f])),
     shapeShare: (t) => (allShapes.get(t) ?? 0) / N,
     isPeople: (folder) => byFolderPeople.has(folder) || PEOPLE_NAME.test(folderLabel(folder)),
@@ -556,7 +605,8 @@ function* profileSteps(index: VaultIndex, accept: (folder: string) => boolean, m
     text: (rel) => {
       const r = rows[rowOf.get(rel) ?? -1];
       if (!r) return undefined;
-      return `${r.title}\n${(JSON.parse(r.tags) as string[]).join(' ')}\n${bodyOf(rel)}`;
+      const m = titleTags.get(rel) as { title: string; tags: string } | undefined;
+      return `${m?.title ?? ''}\n${(JSON.parse(m?.tags ?? '[]') as string[]).join(' ')}\n${bodyOf(rel)}`;
     },
   };
 }

@@ -9,7 +9,7 @@
  */
 export { createVault } from './domain';
 export { vaultCommands } from './cli';
-export { VaultIndex, catchUp, catchUpSteps, listNoteFiles, ftsQuery, makeSnippet, COMMON_TERM_DOCS, type SearchHit, type EntityPlace, type CatchUpReport } from './store';
+export { VaultIndex, catchUp, catchUpSteps, listNoteFiles, ftsQuery, makeSnippet, COMMON_TERM_DOCS, type SearchHit, type EntityPlace, type NameLookup, type CatchUpReport } from './store';
 export { parseNote, splitFrontmatter, bodyOf, parseYaml, stringifyYaml, capitalizedPhrases, normName, searchableText, fileStem, type ParsedNote } from './parse';
 export {
   normalizeRel,

@@ -6,6 +6,7 @@ import { folderOf, isNotePath, listVaultFiles, vaultReader, type VaultReader } f
 import { sha256 } from './fsops';
 import { makeSnippet } from '../../kernel/snippet';
 import { countRows } from '../../kernel/db';
+import { nameLookup, type EntityPlace, type NameLookup } from './name-dictionary';
 
 export { makeSnippet };
 
@@ -62,10 +63,20 @@ export const indexMigrations: Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    name: 'entities by name and kind (the name dictionary reads title and alias rows of a name)',
+    up(db) {
+      // A name many notes mention has thousands of 'mention' rows; by name alone, asking whether
+      // it is a title or alias read every one of them. (name, kind) serves name-only reads too.
+      db.exec(`
+        DROP INDEX IF EXISTS entities_name;
+        CREATE INDEX entities_name_kind ON entities(name, kind);
+      `);
+    },
+  },
 ];
 
-/** More changed notes than this since the last nameDictionary(): it is built again from the table. */
-const DICT_REBUILD_ABOVE = 2000;
 
 /** Above this many matching notes a term counts as common and the query is planned (see VaultIndex.search). */
 export const COMMON_TERM_DOCS = 1500;
@@ -87,12 +98,7 @@ export interface SearchHit {
   score: number;
 }
 
-export interface EntityPlace {
-  path: string;
-  folder: string;
-  title: string;
-  kind: 'title' | 'alias' | 'link' | 'mention';
-}
+export type { EntityPlace, NameLookup };
 
 /** Of several notes a link could mean: the one in the linking note's folder, else the shortest path. */
 function pickNearest(rows: Array<{ path: string; folder: string }>, from?: string): string | undefined {
@@ -139,10 +145,8 @@ export class VaultIndex {
   /** The vault folder: snippets are read from the note files (the FTS table keeps no text). */
   root?: string;
   private version = 0;
-  /** The name dictionary, and the names each note put in it (to take them out again). */
-  private dict?: { map: Map<string, EntityPlace[]>; byPath: Map<string, string[]> };
-  /** Notes changed since the dictionary was brought up to date, or 'all' (rebuild it). */
-  private dictDirty: Set<string> | 'all' = 'all';
+  /** The name dictionary: look-ups in the index (name-dictionary.ts). */
+  private dict?: NameLookup;
 
   constructor(file: string) {
     this.db = openDatabase(file, { migrations: indexMigrations });
@@ -154,16 +158,11 @@ export class VaultIndex {
 
   /**
    * Another connection (the background indexer) changed the index: drop cached derived data.
-   * With `changed`, only those notes changed (the name dictionary is updated for them alone).
+   * `changed` (the notes it changed, when known) is not needed since the name dictionary is read
+   * from the index; callers still say it.
    */
-  touch(changed?: string[]): void {
+  touch(_changed?: string[]): void {
     this.version++;
-    if (!changed) this.dictDirty = 'all';
-    else for (const rel of changed) this.dirty(rel);
-  }
-
-  private dirty(rel: string): void {
-    if (this.dictDirty !== 'all') this.dictDirty.add(rel);
   }
 
   /** Bumped on every change; callers cache derived data against it. */
@@ -229,7 +228,6 @@ export class VaultIndex {
     for (const l of parsed.links) ent(l.slice(l.lastIndexOf('/') + 1), 'link');
     for (const p of capitalizedPhrases(parsed.title + '\n' + parsed.body)) ent(p, 'mention');
     this.version++;
-    this.dirty(rel);
   }
 
   private removeById(id: number): void {
@@ -245,17 +243,13 @@ export class VaultIndex {
     if (!old) return false;
     this.removeById(old.id);
     this.version++;
-    this.dirty(rel);
     return true;
   }
 
   /** Removes every note under `folder/` (a deleted folder). */
   removeUnder(folder: string): string[] {
     const rows = this.stmt("SELECT id, path FROM notes WHERE folder = ? OR folder LIKE ? || '/%'").all(folder, folder) as Array<{ id: number; path: string }>;
-    for (const r of rows) {
-      this.removeById(r.id);
-      this.dirty(r.path);
-    }
+    for (const r of rows) this.removeById(r.id);
     if (rows.length) this.version++;
     return rows.map((r) => r.path);
   }
@@ -263,7 +257,6 @@ export class VaultIndex {
   clear(): void {
     this.db.exec("INSERT INTO notes_fts(notes_fts) VALUES('delete-all'); DELETE FROM links; DELETE FROM aliases; DELETE FROM entities; DELETE FROM notes;");
     this.version++;
-    this.dictDirty = 'all';
   }
 
   /**
@@ -448,47 +441,11 @@ export class VaultIndex {
 
   /**
    * Every title and alias (normalised) → the notes that carry it; used to spot known names in new
-   * text, including implicit ones people record as aliases ("my son"). Kept up to date note by
-   * note: only the notes changed since the last call are read again (all of them after a rebuild
-   * of the index, or when more than DICT_REBUILD_ABOVE changed). The lists' order is not meaningful.
+   * text, including implicit ones people record as aliases ("my son"). Read from the index when
+   * asked (see name-dictionary.ts), so it is always the index as it is.
    */
-  nameDictionary(): Map<string, EntityPlace[]> {
-    const dirty = this.dictDirty;
-    if (this.dict && dirty !== 'all' && dirty.size <= DICT_REBUILD_ABOVE) {
-      if (!dirty.size) return this.dict.map;
-      const { map, byPath } = this.dict;
-      const one = this.stmt(`SELECT e.name, n.path, n.folder, n.title, e.kind FROM entities e JOIN notes n ON n.id = e.note_id WHERE n.path = ? AND e.kind IN ('title', 'alias')`);
-      for (const rel of dirty) {
-        for (const name of byPath.get(rel) ?? []) {
-          const rest = (map.get(name) ?? []).filter((x) => x.path !== rel);
-          if (rest.length) map.set(name, rest);
-          else map.delete(name);
-        }
-        byPath.delete(rel);
-        this.addNames(one.all(rel) as Array<EntityPlace & { name: string }>);
-      }
-      dirty.clear();
-      return map;
-    }
-    const rows = this.stmt(
-      `SELECT e.name, n.path, n.folder, n.title, e.kind FROM entities e JOIN notes n ON n.id = e.note_id WHERE e.kind IN ('title', 'alias')`,
-    ).all() as Array<EntityPlace & { name: string }>;
-    this.dict = { map: new Map(), byPath: new Map() };
-    this.dictDirty = new Set();
-    this.addNames(rows);
-    return this.dict.map;
-  }
-
-  private addNames(rows: Array<EntityPlace & { name: string }>): void {
-    const { map, byPath } = this.dict!;
-    for (const r of rows) {
-      let list = map.get(r.name);
-      if (!list) map.set(r.name, (list = []));
-      list.push({ path: r.path, folder: r.folder, title: r.title, kind: r.kind });
-      let names = byPath.get(r.path);
-      if (!names) byPath.set(r.path, (names = []));
-      names.push(r.name);
-    }
+  nameDictionary(): NameLookup {
+    return (this.dict ??= nameLookup(this.stmt, () => this.version));
   }
 
   folders(): Array<{ folder: string; notes: number }> {
