@@ -7,10 +7,9 @@ import { m005Mail } from './005_mail';
 import { m006AdapterSecrets } from './006_adapter_secrets';
 import { m007InboxLearning } from './007_inbox_learning';
 import { m008MailRelabelled } from './008_mail_relabelled';
-import { m009MailFtsContentless } from './009_mail_fts_contentless';
 
 /**
  * The state DB's migrations, in order. One numbered file per migration; never edit one that
  * has shipped — add the next number. Each has a test that runs it on a DB at the previous version.
  */
-export const stateMigrations: Migration[] = [m001Core, m002Inbox, m003Mailbox, m004Router, m005Mail, m006AdapterSecrets, m007InboxLearning, m008MailRelabelled, m009MailFtsContentless];
+export const stateMigrations: Migration[] = [m001Core, m002Inbox, m003Mailbox, m004Router, m005Mail, m006AdapterSecrets, m007InboxLearning, m008MailRelabelled];
