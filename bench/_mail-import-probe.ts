@@ -3,7 +3,7 @@
  * fresh state DB per run and prints msg/s, the owner's RSS before/peak/growth, and the DB size.
  * `node --import tsx bench/_mail-import-probe.ts [messages] [variants…]`; a variant is the
  * number of state migrations to apply (8 = today's schema; a new schema's migration number
- * once it exists — the contentless mail FTS was measured as 9 and left out), optionally `:window` (messages per stored window, default 500), optionally `:inline` (no parse thread). Runs alternate A B A B… so the load affects both alike.
+ * once it exists — the contentless mail FTS was measured as 9 and left out), optionally `:window` (messages per stored window, default 500), optionally `:inline` (no parse thread). It prints the main thread's idle time (waiting for the parse thread). Runs alternate A B A B… so the load affects both alike.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,7 +30,7 @@ const mb = (b: number) => (b / 1024 / 1024).toFixed(0);
 for (let r = 0; r < rounds; r++) {
   for (const variant of variants) {
     const [v = 9, batch = 500] = variant.split(':').map(Number);
-    const parseThread = !variant.endsWith(':inline');
+    const parseThread = !variant.includes(':inline');
     const dbDir = fs.mkdtempSync(path.join(dir, `db-${v}-`));
     const db = openDatabase(path.join(dbDir, 'state.db'));
     migrate(db, stateMigrations.slice(0, v));
@@ -47,15 +47,17 @@ for (let r = 0; r < rounds; r++) {
       heapPeak = Math.max(heapPeak, u.heapTotal);
     }, 50);
     const l0 = load();
+    const elu0 = performance.eventLoopUtilization();
     const t = performance.now();
     const rep = await ingest(store, inbox, splitMboxFile(mbox), { now: Date.now, batch, parseThread });
     const ms = performance.now() - t;
+    const elu = performance.eventLoopUtilization(elu0);
     clearInterval(timer);
     peak = Math.max(peak, process.memoryUsage().rss);
     db.pragma('wal_checkpoint(TRUNCATE)');
     const size = fs.statSync(path.join(dbDir, 'state.db')).size;
     console.log(
-      `migrations ${v}, window ${batch}${parseThread ? '' : ', inline parse'}: ${rep.imported} msgs in ${(ms / 1000).toFixed(2)} s = ${((rep.imported / ms) * 1000).toFixed(0)} msg/s  rss ${mb(rss0)} → peak ${mb(peak)} (+${mb(peak - rss0)}) MB  heap total peak ${mb(heapPeak)} MB  db ${mb(size)} MB  load ${l0}→${load()}`,
+      `migrations ${v}, window ${batch}${parseThread ? '' : ', inline parse'}: ${rep.imported} msgs in ${(ms / 1000).toFixed(2)} s = ${((rep.imported / ms) * 1000).toFixed(0)} msg/s  main thread idle ${(elu.idle / 1000).toFixed(1)} s  rss ${mb(rss0)} → peak ${mb(peak)} (+${mb(peak - rss0)}) MB  heap total peak ${mb(heapPeak)} MB  db ${mb(size)} MB  load ${l0}→${load()}`,
     );
     db.close();
     fs.rmSync(dbDir, { recursive: true, force: true });
