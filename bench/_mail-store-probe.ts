@@ -3,7 +3,8 @@
  * parsed messages into a fresh state DB per round, 500 a transaction in date order as ingest does,
  * and prints µs per message (wall and CPU: on a loaded machine read the CPU). Also prints a digest of what was stored (messages, thread
  * partition, thread rows, and a few searches) so two versions of the store can be compared.
- * `node --import tsx bench/_mail-store-probe.ts [messages] [rounds]` (add --cpu-prof to profile).
+ * `node --import tsx bench/_mail-store-probe.ts [messages] [rounds]` (add --cpu-prof to profile);
+ * WINDOW=n stores n a transaction, AUTOMERGE=n sets the FTS5 index's automerge first.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -33,7 +34,9 @@ for (let i = 0; i < raws.length; i += 500) {
   for (const o of await inlineParser.parse(raws.slice(i, i + 500), () => fixed)) if (o.ok) parsed.push(o.m);
 }
 const windows: ParsedMessage[][] = [];
-for (let i = 0; i < parsed.length; i += 500) windows.push(parsed.slice(i, i + 500).sort((a, b) => a.createdAt.localeCompare(b.createdAt)));
+const W = Number(process.env.WINDOW ?? 500);
+const automerge = process.env.AUTOMERGE;
+for (let i = 0; i < parsed.length; i += W) windows.push(parsed.slice(i, i + W).sort((a, b) => a.createdAt.localeCompare(b.createdAt)));
 
 for (let r = 0; r < rounds; r++) {
   const dbDir = fs.mkdtempSync(path.join(dir, 'store-'));
@@ -42,6 +45,7 @@ for (let r = 0; r < rounds; r++) {
   db.prepare("INSERT INTO mail_inboxes (id, address, created_at) VALUES ('me', 'me@acme.example', 'now')").run();
   const inbox = store.inbox('me');
   db.pragma('wal_autocheckpoint = 8192');
+  if (automerge) db.exec(`INSERT INTO mail_fts (mail_fts, rank) VALUES ('automerge', ${Number(automerge)})`);
   const load = os.loadavg()[0]!.toFixed(1);
   const cpu0 = process.cpuUsage();
   const t = performance.now();
@@ -59,7 +63,7 @@ for (let r = 0; r < rounds; r++) {
   h.update(JSON.stringify(rows('SELECT inbox_id, ref, message_id FROM mail_refs ORDER BY 1, 2, 3')));
   for (const q of ['the', 'project meeting', 'kyoto', 'budget roadmap', 'tor', 'lomi']) h.update(JSON.stringify(searchMessages(db, { inboxId: 'me', query: q, topK: 10 }).map((x) => [x.message_id, x.score.toFixed(9), x.snippet])));
   const threads = (db.prepare('SELECT count(*) AS n FROM mail_threads').get() as { n: number }).n;
-  console.log(`store ${parsed.length} msgs: ${((ms * 1000) / parsed.length).toFixed(0)} µs/msg wall (${(ms / 1000).toFixed(2)} s), ${(cpuUs / parsed.length).toFixed(0)} µs/msg CPU, ${threads} threads, digest ${h.digest('hex').slice(0, 12)}, load ${load}`);
+  console.log(`store ${parsed.length} msgs, window ${W}${automerge ? `, automerge ${automerge}` : ''}: ${((ms * 1000) / parsed.length).toFixed(0)} µs/msg wall (${(ms / 1000).toFixed(2)} s), ${(cpuUs / parsed.length).toFixed(0)} µs/msg CPU, ${threads} threads, digest ${h.digest('hex').slice(0, 12)}, load ${load}`);
   db.close();
   fs.rmSync(dbDir, { recursive: true, force: true });
 }
