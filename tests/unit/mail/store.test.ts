@@ -54,6 +54,28 @@ describe('parsing helpers', () => {
 });
 
 describe('threads', () => {
+  it('a thread made by its first message holds what a full recompute gives (people once each whatever the case, a name winning over a bare address), and a reply extends it the same way', async () => {
+    const t = mailServiceForTest();
+    open.push(t);
+    t.mail.createInbox({ id: 'me', address: 'me@acme.example' });
+    const first =
+      'From: ann@example.org\r\nTo: me@acme.example, Bo <bo@example.org>, ANN Smith <Ann@Example.org>\r\nCc: bo@EXAMPLE.org, Cy <cy@example.org>\r\nSubject: Plans\r\nMessage-ID: <p1@example.org>\r\nDate: Tue, 04 Mar 2025 10:00:00 +0000\r\n\r\nHi.\r\n';
+    const reply =
+      'From: Dee <dee@example.org>\r\nTo: Ann Smith <ann@example.org>, me@acme.example\r\nSubject: Re: Plans\r\nMessage-ID: <p2@example.org>\r\nIn-Reply-To: <p1@example.org>\r\nDate: Wed, 05 Mar 2025 10:00:00 +0000\r\n\r\nSure.\r\n';
+    const row = (id: string) => t.db.prepare('SELECT subject, participants, first_at, updated_at FROM mail_threads WHERE id = ?').get(id);
+    const r = await t.mail.importItems('me', [{ raw: Buffer.from(first), source: 'p1' }]);
+    const id = r.thread_ids[0];
+    const stored = row(id);
+    expect(JSON.parse((stored as { participants: string }).participants).map((p: { email: string }) => p.email)).toEqual(['Ann@Example.org', 'me@acme.example', 'bo@example.org', 'cy@example.org']);
+    t.mail.store.refreshThread(id);
+    expect(row(id)).toEqual(stored);
+    await t.mail.importItems('me', [{ raw: Buffer.from(reply), source: 'p2' }]);
+    const extended = row(id);
+    expect((extended as { updated_at: string }).updated_at).toBe('2025-03-05T10:00:00.000Z');
+    t.mail.store.refreshThread(id);
+    expect(row(id)).toEqual(extended);
+  });
+
   it('reads a snoozed thread as open once snooze_until has passed, and filters by it', async () => {
     const t = mailServiceForTest();
     open.push(t);
