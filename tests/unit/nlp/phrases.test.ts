@@ -145,3 +145,24 @@ describe('phrase detector', () => {
     expect(detectPhrases("it's not that important").importanceLevel).toBe(0);
   });
 });
+
+describe('save requests in another language mixed into English', () => {
+  it.each([
+    'merke dir bitte: I prefer the train over flying for anything under six hours',
+    'ricorda: I like my espresso ristretto',
+    'añade a mis notas: I decided to take the B1 exam in the spring',
+    'Bewaar dit even: we go for the June date, not September',
+    "Je veux que tu retiennes ça: I'm taking the sabbatical in autumn.",
+    "I'll take the evening Polish class, wpisz to do notatek please",
+    'n2s: the allotment fee is 25 a year',
+  ])('hears %j as a save', (text) => {
+    const p = detectPhrases(text);
+    expect(p.saveRequest).toBe(true);
+    expect(isExplicitSave(0, p)).toBe(true);
+  });
+
+  it.each(['¿recuerdas qué dije del vuelo?', 'ti ricordi cosa ho detto?', 'lembra quando fomos a Lisboa?', 'I can never remember how to say "anota" in Italian'])(
+    'a question or a mention in %j keeps nothing',
+    (text) => expect(detectPhrases(text).saveRequest).toBe(false),
+  );
+});

@@ -151,6 +151,18 @@ const C_OBJ = String.raw`(?:(?:this|that)(?:\s+(?:one|bit|info|information|detai
 const C_PART = String.raw`(?:\s+(?:away|down|safe|somewhere(?:\s+safe)?|for\s+(?:me|us|later|the\s+future|next\s+time|future\s+reference|safekeeping)|to\s+memory|in\s+(?:your\s+|my\s+)?(?:memory|notes|mind|head)|on\s+(?:file|record)))*`;
 const COMPOSED_RE = new RegExp(`${LEAD}${DISCOURSE}${POLITE}((?:also\\s+|just\\s+)?${C_VERB}\\s+${C_OBJ}${C_PART})\\s*(?:[:\\-–—?!]|$|\\.\\s|,(?=\\s*(?:i|i'm|i've|my|our|we|we're|the|he|she|they|it's|his|her)\\b)|\\s+(?:please|pls|plz|for\\s+me|thanks|thx|ta)\\b)`, 'iu');
 
+/**
+ * A save imperative in another language a person mixes into English ("merke dir: …", "ricorda:
+ * …", "añade a mis notas …", "bewaar dit even", "je veux que tu retiennes ça", "zapamiętaj"): the
+ * common European memory verbs, at the start of a clause, after an optional "please", in a clause
+ * that is not a question ("¿recuerdas…?", "lembra quando…?" ask, they keep nothing).
+ */
+const FOREIGN_SAVE_RE = new RegExp(
+  String.raw`(?:^|[.!?;:,]\s*|\s[\-–—]\s*)(?:(?:bitte|por\s+favor|per\s+favore|s'il\s+(?:te|vous)\s+pla[iî]t|svp|alsjeblieft|alstublieft|proszę|prosze|pls|please)[,]?\s+)?` +
+    String.raw`((?:merk(?:e)?\s+dir|merken\s+sie\s+sich|notier(?:e)?\s+(?:dir|das|dies)|speicher(?:e)?\s+(?:das|dies)|onthoud|bewaar\s+(?:dit|dat|het)|noteer|retiens|retenez|souviens[- ]toi|souvenez[- ]vous|note[zs]?\s+(?:ça|cela|bien|que)|garde[zs]?\s+(?:ça|cela|le|la)\s+en\s+(?:mémoire|tête)|je\s+veux\s+que\s+tu\s+retiennes|recuerda|recuérdalo|acu[eé]rdate|apunta|anota|guarda\s+(?:esto|eso|isso|isto|questo)|añade(?:lo)?\s+a\s+mis\s+notas|ricorda(?:ti|lo)?|memorizza|segna(?:ti|lo)?|annota|lembr(?:a|e-se|a-te)|grava\s+isso|zapami[eę]taj|zapisz|wpisz\s+to))\b(?![^?]*\?)`,
+  'iu',
+);
+
 /** A request to work on a text given in the message ("pls proofread", "can you tidy this up"). */
 const TEXT_TASK_RE = /\b(?:please|pls|plz|kindly|can\s+you|could\s+you|would\s+you)\s+(?:(?:just|quickly)\s+)?(?:proofread|review|check|fix|edit|rewrite|rephrase|reword|translate|summari[sz]e|improve|shorten|polish|correct|tidy|format)\b/iu;
 
@@ -263,7 +275,7 @@ export function fixSaveTypos(text: string): string {
 }
 
 /** Chat shorthand the detector's grammar is written without: "u" → "you", "ur" → "your", "r" → "are", "im" → "i'm". */
-const SHORTHAND: Record<string, string> = { '4get': 'forget', l8r: 'later', l8er: 'later', u: 'you', ur: 'your', r: 'are', im: "i'm", ive: "i've", ya: 'you', youre: "you're", ppl: 'people', abt: 'about', bc: 'because', cuz: 'because' };
+const SHORTHAND: Record<string, string> = { n2s: 'note to self', '4get': 'forget', l8r: 'later', l8er: 'later', u: 'you', ur: 'your', r: 'are', im: "i'm", ive: "i've", ya: 'you', youre: "you're", ppl: 'people', abt: 'about', bc: 'because', cuz: 'because' };
 const SHORTHAND_RE = new RegExp(`\\b(${Object.keys(SHORTHAND).join('|')})\\b(?![-'’.]\\w)`, 'giu');
 
 export function expandChatShorthand(text: string): string {
@@ -310,7 +322,7 @@ function detect(text: string): PhraseSignals {
     const isQuestion = /\?\s*$/.test(clause) || QUESTION_START_RE.test(clause);
     if (isQuestion) anyQuestion = true;
     const m = SAVE_RE.exec(clause);
-    const marker = SAVE_MARKER_RE.exec(clause) ?? KEEP_RE.exec(clause) ?? COMPOSED_RE.exec(clause);
+    const marker = SAVE_MARKER_RE.exec(clause) ?? KEEP_RE.exec(clause) ?? COMPOSED_RE.exec(clause) ?? FOREIGN_SAVE_RE.exec(clause);
     if (!m && !marker) continue;
     const verb = (m?.[1] ?? marker?.[1] ?? '').toLowerCase().replace(/\s+/g, ' ');
     const rest = m?.[2] ?? '';
