@@ -12,6 +12,7 @@ import type { EntitySpan, IntentResult, Nlp } from './contract';
 import { heuristicNlp } from './heuristic';
 import { OnnxNlp } from './onnx';
 import { analyzeMessage, type AnalyzeOptions, type Analysis } from './analyze';
+import { loadUrgencyHead, type UrgencyHead } from './urgency-head';
 
 export * from './contract';
 export { analyzeMessage, entityStrings, ACTIONS, type Analysis, type Action, type AnalyzeOptions } from './analyze';
@@ -23,6 +24,7 @@ export { RecentMessages, type ContextMessage } from './context';
 export { MAX_CHARS, assertSize } from './limits';
 export { tokenize, type Token } from './tokenize';
 export { heuristicNlp } from './heuristic';
+export { urgencyHeadText, loadUrgencyHead, HEAD_LEVELS, type UrgencyHead, type HeadProbs } from './urgency-head';
 export type { ModelCard } from './cards';
 
 export type { ModelsInfo } from '../../../../shared/contract/nlp';
@@ -33,11 +35,11 @@ export interface NlpDomain extends Nlp, Domain {
 }
 
 
-/** Paths of the two models: `config.models.intent` / `.ner` override the shipped ones in `<appRoot>/models`. */
-export function modelPaths(ctx: Pick<CoreContext, 'config'>): { intent: string; ner: string } {
+/** Paths of the models: `config.models.intent` / `.ner` / `.urgency` override the shipped ones in `<appRoot>/models`. */
+export function modelPaths(ctx: Pick<CoreContext, 'config'>): { intent: string; ner: string; urgency: string } {
   const dir = path.join(ctx.config.appRoot, 'models');
   const o = ctx.config.file.models ?? {};
-  return { intent: path.resolve(o.intent ?? path.join(dir, 'intent.onnx')), ner: path.resolve(o.ner ?? path.join(dir, 'ner.onnx')) };
+  return { intent: path.resolve(o.intent ?? path.join(dir, 'intent.onnx')), ner: path.resolve(o.ner ?? path.join(dir, 'ner.onnx')), urgency: path.resolve(o.urgency ?? path.join(dir, 'urgency.onnx')) };
 }
 
 export async function createNlp(ctx: CoreContext): Promise<NlpDomain> {
@@ -52,6 +54,13 @@ export async function createNlp(ctx: CoreContext): Promise<NlpDomain> {
     error = e instanceof Error ? e.message : String(e);
     log.warn('ONNX models did not load; using heuristic fallback', { error, ...paths });
   }
+  // The mail urgency head is optional: without it mail urgency is read from the signals alone.
+  let urgencyHead: UrgencyHead | undefined;
+  try {
+    urgencyHead = await loadUrgencyHead(paths.urgency);
+  } catch (e) {
+    log.warn('mail urgency head did not load; urgency uses its signals alone', { error: e instanceof Error ? e.message : String(e), path: paths.urgency });
+  }
   const loadMs = Math.round((performance.now() - t0) * 10) / 10;
   const impl: Nlp = onnx ?? heuristicNlp;
   log.info('nlp ready', { backend: impl.backend, load_ms: loadMs });
@@ -60,7 +69,10 @@ export async function createNlp(ctx: CoreContext): Promise<NlpDomain> {
     backend: impl.backend,
     load_ms: loadMs,
     ...(error ? { error } : {}),
-    models: onnx ? [{ path: onnx.intentModel.path, card: onnx.intentModel.card }, { path: onnx.nerModel.path, card: onnx.nerModel.card }] : [],
+    models: [
+      ...(onnx ? [{ path: onnx.intentModel.path, card: onnx.intentModel.card }, { path: onnx.nerModel.path, card: onnx.nerModel.card }] : []),
+      ...(urgencyHead ? [{ path: paths.urgency, card: urgencyHead.card }] : []),
+    ],
   });
   const analyze = (message: string, opts?: AnalyzeOptions) => analyzeMessage(impl, message, opts);
 
@@ -71,6 +83,7 @@ export async function createNlp(ctx: CoreContext): Promise<NlpDomain> {
     },
     entities: (text: string): Promise<EntitySpan[]> => impl.entities(text),
     intent: (text: string): Promise<IntentResult> => impl.intent(text),
+    mailUrgency: async (text: string) => urgencyHead?.probs(text),
     analyze,
     info,
     routes: [
@@ -82,6 +95,7 @@ export async function createNlp(ctx: CoreContext): Promise<NlpDomain> {
     ],
     async stop() {
       await onnx?.dispose();
+      await urgencyHead?.dispose();
     },
   };
 }
