@@ -19,7 +19,7 @@ import { intentGraph } from './export';
 
 /** The seed of the shipped head (the epochs' shuffles); the LOSO folds use it too. */
 export const URGENCY_SEED = 20261124;
-export const HEAD_CONFIG = { buckets: 1 << 15, epochs: 10, lr: 0.1, l2: 1e-5, temperature: 1.5 };
+export const HEAD_CONFIG = { buckets: 1 << 15, epochs: 10, lr: 0.003, l2: 1e-5, temperature: 1.5 };
 
 export interface HeadExample {
   /** The set it came from: `urgency-a/<persona>`, `mail (fixture)`, `mail-dev2`, `blind/mail-c`, … */

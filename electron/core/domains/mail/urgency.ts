@@ -209,8 +209,11 @@ export function farDuesAreLow(prose: string | undefined): boolean {
   return !!prose && /\b(due|bills?|invoices?|payments?|deadlines?)\b[^.;:]{0,30}\b(weeks?|months?|later|next month)\b/i.test(prose);
 }
 
-/** Hand weight of the mail urgency head's signals (per unit of probability above a third). */
-export const TEXT_HEAD_WEIGHT = 1.5;
+/**
+ * Hand weight of the mail urgency head's signals: none. The head counts only as much as learned
+ * weights (urgency-weights.json, bench/_urgency-train.ts) say, L2 towards zero.
+ */
+export const TEXT_HEAD_WEIGHT = 0;
 
 /**
  * The mail urgency head's probabilities as signals, one per level ("text model says high (0.83)"),

@@ -3,6 +3,7 @@
  * ONNX models (or the ones the config points at) and falls back to heuristics when they cannot
  * load, so every caller always has an answer.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { CoreContext, Domain } from '../../kernel/types';
 import { parseWith } from '../../kernel/tool';
@@ -55,11 +56,14 @@ export async function createNlp(ctx: CoreContext): Promise<NlpDomain> {
     log.warn('ONNX models did not load; using heuristic fallback', { error, ...paths });
   }
   // The mail urgency head is optional: without it mail urgency is read from the signals alone.
+  // (It is not shipped: `npm run train:urgency` builds it; see models/README.md.)
   let urgencyHead: UrgencyHead | undefined;
-  try {
-    urgencyHead = await loadUrgencyHead(paths.urgency);
-  } catch (e) {
-    log.warn('mail urgency head did not load; urgency uses its signals alone', { error: e instanceof Error ? e.message : String(e), path: paths.urgency });
+  if (fs.existsSync(paths.urgency)) {
+    try {
+      urgencyHead = await loadUrgencyHead(paths.urgency);
+    } catch (e) {
+      log.warn('mail urgency head did not load; urgency uses its signals alone', { error: e instanceof Error ? e.message : String(e), path: paths.urgency });
+    }
   }
   const loadMs = Math.round((performance.now() - t0) * 10) / 10;
   const impl: Nlp = onnx ?? heuristicNlp;
