@@ -19,7 +19,13 @@
  *    `electron/core/domains/mail/urgency-weights.json` with `--write` (enabled only when the blind
  *    LOSO mean beats the hand weights').
  *
- * Usage: node --import tsx bench/_urgency-train.ts [--write] [--eval] [--check]
+ * 5. The text model (round 7): the mail urgency head's probabilities (models/train/urgency-head.ts)
+ *    join each row as `text model@level` signals (hand weight 0). Honest: a row is read with a head
+ *    trained without its own mailbox and without the mailbox a fold scores (55 heads for 10 sets).
+ *    The table shows hand, learned without the head, the head alone, hand+head and learned+head.
+ *
+ * Usage: node --import tsx bench/_urgency-train.ts [--write] [--eval] [--check] [--no-head] [--grid] [--cache FILE]
+ *   --no-head: the signals alone (no head trained).
  *   --check: exits 1 when the committed weights file differs from what this script writes.
  */
 import fs from 'node:fs';
