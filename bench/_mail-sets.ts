@@ -42,7 +42,10 @@ export function fixtureAsSet(): string {
   return dir;
 }
 
-/** Every set with urgency gold: in-sample first, then blind (sorted by folder name). */
+/**
+ * Every set with urgency gold: in-sample first, then blind (sorted by folder name; every folder of
+ * tests/fixtures/blind with gold.json and mailbox.mbox — mail, mail-b, mail-c, mail-d, mail-e).
+ */
 export function urgencySets(): UrgencySet[] {
   const inSample = ['mail-dev', 'mail-dev2', 'mail-dev3', 'mail-dev4'].map((d) => ({ name: d, dir: path.join(REPO, 'tests/fixtures', d), blind: false }));
   const blind = fixtureSets('blind', isMailSet).map((dir) => ({ name: `blind/${path.basename(dir)}`, dir, blind: true }));

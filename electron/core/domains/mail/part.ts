@@ -3,7 +3,7 @@ import type { MailConfigFiles } from './config';
 import type { InboxSaveDep, RouterDep } from './deps';
 import type { Nlp } from '../nlp';
 import type { MailStore } from './store';
-import type { UrgencyModel, UrgencyVerdict } from './urgency';
+import type { Urgency, UrgencyModel, UrgencyVerdict } from './urgency';
 
 /** What mail needs from other domains (each optional: mail builds and runs without them). */
 export interface MailDeps {
@@ -11,7 +11,12 @@ export interface MailDeps {
   inbox?: InboxSaveDep;
   router?: RouterDep;
   /** Urgency weights other than the shipped ones (bench, tests), and a listener for every verdict. */
-  urgency?: { model?: UrgencyModel; observe?: (v: UrgencyVerdict) => void };
+  urgency?: {
+    model?: UrgencyModel;
+    observe?: (v: UrgencyVerdict) => void;
+    /** The mail urgency head to use instead of the nlp domain's (bench folds); null: none. */
+    head?: ((text: string) => Promise<Record<Urgency, number> | undefined>) | null;
+  };
 }
 
 /**

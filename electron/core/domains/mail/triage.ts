@@ -1,4 +1,4 @@
-import type { Nlp } from '../nlp';
+import { urgencyHeadText, type Nlp } from '../nlp';
 import type { Taxonomy } from './config';
 import type { MessageFacts, SenderKind } from './facts';
 import type { MessageRow } from './store';
@@ -37,6 +37,11 @@ export interface TriageContext {
   me?: string;
   /** How much each urgency signal counts (the shipped weights unless given). */
   urgencyModel?: UrgencyModel;
+  /**
+   * The mail urgency head (probabilities of low / medium / high for `urgencyHeadText`), when one
+   * is loaded; without it the signals alone decide.
+   */
+  textHead?: (text: string) => Promise<Record<Urgency, number> | undefined>;
   /** Told the urgency verdict (its signals and reasons) of every message triaged. */
   onUrgency?: (v: UrgencyVerdict) => void;
 }
@@ -178,6 +183,14 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
       // A model failure must not fail triage; the taxonomy evidence still decides.
     }
   }
+  let textHead: UrgencyInput['textHead'];
+  if (ctx.textHead) {
+    try {
+      textHead = await ctx.textHead(urgencyHeadText(msg.subject, body));
+    } catch {
+      // A model failure must not fail triage: the signals alone decide.
+    }
+  }
   const verdict = urgencyOf({
     subject: msg.subject.replace(/[’‘]/g, "'"),
     body,
@@ -192,6 +205,7 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
     intentLevel: hasIntent ? intent.urgency : undefined,
     neighbours: nn.slice(0, 3).flatMap(({ e, sim }) => (e.urgency ? [{ urgency: e.urgency, sim }] : [])),
     head,
+    textHead,
     ...addressing(msg, ctx),
   }, ctx.urgencyModel);
   ctx.onUrgency?.(verdict);

@@ -10,6 +10,10 @@ import { ConceptTable } from './semantic';
 import type { MessageRow, ThreadRow } from './store';
 import { latestText } from './text';
 import { triage, type LabelledExample, type TriageResult, type Urgency } from './triage';
+import type { Nlp } from '../nlp';
+
+/** The nlp domain's mail urgency head, when it has one. */
+const nlpUrgency = (nlp: Nlp | undefined) => (nlp?.mailUrgency ? (text: string) => nlp.mailUrgency?.(text) ?? Promise.resolve(undefined) : undefined);
 
 const ARRIVAL_TRIAGE_BATCH = 50;
 /** Background triage hands the event loop back this often (ms), and waits while a request is in flight (kernel/interactive). */
@@ -124,6 +128,7 @@ export class MailUnderstanding {
       examples: this.relabelExamples(m.inbox_id, tax.id, m.id),
       me,
       urgencyModel: u?.model,
+      textHead: u?.head === null ? undefined : (u?.head ?? nlpUrgency(this.p.deps.nlp)),
       onUrgency: (v) => {
         why = v.reasons.filter((x) => x.level === v.urgency && x.weight > 0).slice(0, 3).map((x) => x.signal);
         u?.observe?.(v);

@@ -65,6 +65,8 @@ export interface UrgencyInput {
   neighbours: Array<{ urgency: Urgency; sim: number }>;
   /** The on-device urgency head's probabilities, if it ran. */
   head?: { low: number; normal: number; high: number };
+  /** The mail urgency head's probabilities (models/urgency.onnx, trained on labelled mail), if it ran. */
+  textHead?: Record<Urgency, number>;
   /** How the person received the message: named in To, only in Cc, or neither (a list, Bcc). */
   addressed?: 'to' | 'cc' | 'other';
   /** Whether the person has written in this thread before (a conversation, not a cold approach). */
@@ -205,6 +207,20 @@ export function highIsToday(prose: string | undefined): boolean {
 /** Whether the person's low level speaks of things due later ("bills due weeks from now", "due next month"). */
 export function farDuesAreLow(prose: string | undefined): boolean {
   return !!prose && /\b(due|bills?|invoices?|payments?|deadlines?)\b[^.;:]{0,30}\b(weeks?|months?|later|next month)\b/i.test(prose);
+}
+
+/**
+ * Hand weight of the mail urgency head's signals: none. The head counts only as much as learned
+ * weights (urgency-weights.json, bench/_urgency-train.ts) say, L2 towards zero.
+ */
+export const TEXT_HEAD_WEIGHT = 0;
+
+/**
+ * The mail urgency head's probabilities as signals, one per level ("text model says high (0.83)"),
+ * centred on a third so an undecided head adds nothing.
+ */
+export function textHeadSignals(p: Record<Urgency, number>): UrgencySignal[] {
+  return LEVELS.filter((l) => Number.isFinite(p[l]) && p[l] !== 1 / 3).map((l) => ({ key: 'text model', level: l, value: p[l] - 1 / 3, hand: TEXT_HEAD_WEIGHT, label: `text model says ${l} (${p[l].toFixed(2)})` }));
 }
 
 /**
@@ -357,6 +373,8 @@ export function urgencySignals(a: UrgencyInput): UrgencySignal[] {
     sig('urgency head', 'medium', 0.15, a.head.normal - 1 / 3);
     sig('urgency head', 'high', 0.15, a.head.high - 1 / 3);
   }
+  // The mail urgency head: what independently labelled mail with these words was.
+  if (a.textHead) for (const t of textHeadSignals(a.textHead)) sig(t.key, t.level, t.hand, t.value, t.label);
   // Read for the learned model only (hand weight 0): who sent it, where it sits in its thread.
   if (kind) sig(`sender ${kind}`, kind === 'person' ? 'medium' : 'low', 0);
   if (a.earlier.length) sig('reply in a thread', 'medium', 0);

@@ -30,4 +30,9 @@ export interface Nlp {
   readonly backend: 'onnx' | 'heuristic';
   entities(text: string): Promise<EntitySpan[]>;
   intent(text: string): Promise<IntentResult>;
+  /**
+   * The mail urgency head's probabilities for a message's own words (`urgencyHeadText`), when
+   * models/urgency.onnx is loaded; undefined otherwise.
+   */
+  mailUrgency?(text: string): Promise<Record<'low' | 'medium' | 'high', number> | undefined>;
 }

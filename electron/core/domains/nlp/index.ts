@@ -3,6 +3,7 @@
  * ONNX models (or the ones the config points at) and falls back to heuristics when they cannot
  * load, so every caller always has an answer.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { CoreContext, Domain } from '../../kernel/types';
 import { parseWith } from '../../kernel/tool';
@@ -12,6 +13,7 @@ import type { EntitySpan, IntentResult, Nlp } from './contract';
 import { heuristicNlp } from './heuristic';
 import { OnnxNlp } from './onnx';
 import { analyzeMessage, type AnalyzeOptions, type Analysis } from './analyze';
+import { loadUrgencyHead, type UrgencyHead } from './urgency-head';
 
 export * from './contract';
 export { analyzeMessage, entityStrings, ACTIONS, type Analysis, type Action, type AnalyzeOptions } from './analyze';
@@ -23,6 +25,7 @@ export { RecentMessages, type ContextMessage } from './context';
 export { MAX_CHARS, assertSize } from './limits';
 export { tokenize, type Token } from './tokenize';
 export { heuristicNlp } from './heuristic';
+export { urgencyHeadText, loadUrgencyHead, HEAD_LEVELS, type UrgencyHead, type HeadProbs } from './urgency-head';
 export type { ModelCard } from './cards';
 
 export type { ModelsInfo } from '../../../../shared/contract/nlp';
@@ -33,11 +36,11 @@ export interface NlpDomain extends Nlp, Domain {
 }
 
 
-/** Paths of the two models: `config.models.intent` / `.ner` override the shipped ones in `<appRoot>/models`. */
-export function modelPaths(ctx: Pick<CoreContext, 'config'>): { intent: string; ner: string } {
+/** Paths of the models: `config.models.intent` / `.ner` / `.urgency` override the shipped ones in `<appRoot>/models`. */
+export function modelPaths(ctx: Pick<CoreContext, 'config'>): { intent: string; ner: string; urgency: string } {
   const dir = path.join(ctx.config.appRoot, 'models');
   const o = ctx.config.file.models ?? {};
-  return { intent: path.resolve(o.intent ?? path.join(dir, 'intent.onnx')), ner: path.resolve(o.ner ?? path.join(dir, 'ner.onnx')) };
+  return { intent: path.resolve(o.intent ?? path.join(dir, 'intent.onnx')), ner: path.resolve(o.ner ?? path.join(dir, 'ner.onnx')), urgency: path.resolve(o.urgency ?? path.join(dir, 'urgency.onnx')) };
 }
 
 export async function createNlp(ctx: CoreContext): Promise<NlpDomain> {
@@ -52,6 +55,16 @@ export async function createNlp(ctx: CoreContext): Promise<NlpDomain> {
     error = e instanceof Error ? e.message : String(e);
     log.warn('ONNX models did not load; using heuristic fallback', { error, ...paths });
   }
+  // The mail urgency head is optional: without it mail urgency is read from the signals alone.
+  // (It is not shipped: `npm run train:urgency` builds it; see models/README.md.)
+  let urgencyHead: UrgencyHead | undefined;
+  if (fs.existsSync(paths.urgency)) {
+    try {
+      urgencyHead = await loadUrgencyHead(paths.urgency);
+    } catch (e) {
+      log.warn('mail urgency head did not load; urgency uses its signals alone', { error: e instanceof Error ? e.message : String(e), path: paths.urgency });
+    }
+  }
   const loadMs = Math.round((performance.now() - t0) * 10) / 10;
   const impl: Nlp = onnx ?? heuristicNlp;
   log.info('nlp ready', { backend: impl.backend, load_ms: loadMs });
@@ -60,7 +73,10 @@ export async function createNlp(ctx: CoreContext): Promise<NlpDomain> {
     backend: impl.backend,
     load_ms: loadMs,
     ...(error ? { error } : {}),
-    models: onnx ? [{ path: onnx.intentModel.path, card: onnx.intentModel.card }, { path: onnx.nerModel.path, card: onnx.nerModel.card }] : [],
+    models: [
+      ...(onnx ? [{ path: onnx.intentModel.path, card: onnx.intentModel.card }, { path: onnx.nerModel.path, card: onnx.nerModel.card }] : []),
+      ...(urgencyHead ? [{ path: paths.urgency, card: urgencyHead.card }] : []),
+    ],
   });
   const analyze = (message: string, opts?: AnalyzeOptions) => analyzeMessage(impl, message, opts);
 
@@ -71,6 +87,7 @@ export async function createNlp(ctx: CoreContext): Promise<NlpDomain> {
     },
     entities: (text: string): Promise<EntitySpan[]> => impl.entities(text),
     intent: (text: string): Promise<IntentResult> => impl.intent(text),
+    mailUrgency: async (text: string) => urgencyHead?.probs(text),
     analyze,
     info,
     routes: [
@@ -82,6 +99,7 @@ export async function createNlp(ctx: CoreContext): Promise<NlpDomain> {
     ],
     async stop() {
       await onnx?.dispose();
+      await urgencyHead?.dispose();
     },
   };
 }
