@@ -24,7 +24,7 @@ const log = (msg: string) => process.stderr.write(`[train urgency] ${msg}\n`);
 async function main(): Promise<void> {
   const t0 = Date.now();
   const corpus = await headCorpus(root);
-  const sets = [...new Set(corpus.map((e) => e.set.replace(/^(urgency-a)\/.*$/, '$1')))];
+  const sets = [...new Set(corpus.map((e) => e.set.replace(/^(urgency-[a-z0-9]+)\/.*$/, '$1')))];
   const count = (l: string) => corpus.filter((e) => e.urgency === l).length;
   log(`${corpus.length} labelled messages (${HEAD_LEVELS.map((l) => `${count(l)} ${l}`).join(', ')}) from ${sets.join(', ')}`);
   const model = trainHead(corpus, URGENCY_SEED);
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
       algorithm: `softmax regression, AdaGrad lr ${c.lr}, L2 ${c.l2}, ${c.epochs} epochs; fixed temperature ${c.temperature}`,
       epochs: c.epochs,
       examples: { train: corpus.length, low: count('low'), medium: count('medium'), high: count('high') },
-      corpus: `independently written labelled mail: models/corpora/urgency-a (8 personas, each labelled by their own prose definitions) and every labelled inbound message of ${sets.filter((s) => s !== 'urgency-a').join(', ')} (tests/fixtures; never held-out)`,
+      corpus: `independently written labelled mail: ${sets.filter((s) => s.startsWith('urgency-')).map((s) => `models/corpora/${s}`).join(', ')} (8 personas each, labelled by their own prose definitions) and every labelled inbound message of ${sets.filter((s) => !s.startsWith('urgency-')).join(', ')} (tests/fixtures; never held-out)`,
     },
     metrics: { kind: 'see models/README.md: leave-one-mailbox-out figures from bench/_urgency-train.ts (the head is retrained without the mailbox scored)' },
   };

@@ -36,7 +36,7 @@ const example = (set: string, subject: string, body: string, urgency: HeadLevel)
   return { set, text, urgency, features: features(text) };
 };
 
-/** The urgency-a corpus: one JSON object a line (persona, subject, body, urgency), set = `urgency-a/<persona>`. */
+/** A labelled-email corpus (urgency-a, urgency-b …): one JSON object a line (persona, subject, body, urgency), set = `<corpus>/<persona>`. */
 export function readUrgencyCorpus(file: string, name = path.basename(path.dirname(file))): HeadExample[] {
   if (!fs.existsSync(file)) return [];
   const out: HeadExample[] = [];
@@ -84,9 +84,11 @@ export function mailSetRefs(root: string): MailSetRef[] {
   return refs.filter((r) => fs.statSync(r.dir, { throwIfNoEntry: false })?.isDirectory() && has(r.dir));
 }
 
-/** Every training example: the urgency-a corpus, then each mailbox in set order. */
+/** Every training example: the labelled-email corpora (models/corpora/urgency-*, by name), then each mailbox in set order. */
 export async function headCorpus(root: string): Promise<HeadExample[]> {
-  const out = readUrgencyCorpus(path.join(root, 'models', 'corpora', 'urgency-a', 'messages.jsonl'));
+  const corpora = path.join(root, 'models', 'corpora');
+  const out: HeadExample[] = [];
+  for (const d of fs.readdirSync(corpora).filter((d) => /^urgency-[a-z0-9]+$/.test(d)).sort()) out.push(...readUrgencyCorpus(path.join(corpora, d, 'messages.jsonl')));
   for (const r of mailSetRefs(root)) out.push(...(await readMailSet(r.dir, r.name)));
   return out;
 }
