@@ -207,11 +207,20 @@ function fieldSpecs(schema: Record<string, unknown>, ajv: Ajv2020): FieldSpec[] 
     put(fieldWords(desc), 0.45);
     // synonyms of the name's words: "origin" is labelled "From" in a table
     for (const w of fieldWords(words(name), title)) for (const x of SYN.get(w) ?? []) if (!weight.has(x)) weight.set(x, 0.7);
+    // A phrase of a synonym group in the name, title or description ("pay by", "last day", "record
+    // locator") names the group's labels ("Due") as well as a word of the name would.
+    const said = ` ${[words(name), title, desc].join(' ').toLowerCase().replace(/[^a-z]+/g, ' ')} `;
+    for (const g of SYNONYMS) if (g.some((p) => p.includes(' ') && said.includes(` ${p} `))) for (const x of g) if (!weight.has(stem(x))) weight.set(stem(x), 0.6);
+    // Synonyms of the description's words, weaker: "Business that sent the bill" is labelled "Invoice …".
+    for (const w of fieldWords(desc)) for (const x of SYN.get(w) ?? []) if (!weight.has(x)) weight.set(x, 0.3);
     put(fieldWords(title), 0.9);
     put(fieldWords(words(name), ...extra), 1);
     // a field named only by a stop word ("where", "when") is still named by it
     if (!fieldWords(words(name)).length) for (const w of words(name).split(' ')) for (const x of [w, ...(SYN.get(stem(w)) ?? [])]) if (!weight.has(stem(x))) weight.set(stem(x), x === w ? 1 : 0.7);
     const kind = kindOf(name, s, desc);
+    // The format names the labels a value sits under: a date field's label says "date" ("Invoice
+    // date", "Due date"), a date-time's "date" or "time"; the field's other words pick which one.
+    if (kind === 'date' || kind === 'datetime') for (const x of ['date', ...(kind === 'datetime' ? ['time'] : [])]) if (!weight.has(x)) weight.set(x, 0.5);
     // An amount field is one line of a bill; words of the other lines ("amount" in "vat_amount",
     // "VAT" in "Amount before VAT") must not pull it toward them.
     const family = kind === 'amount' || kind === 'number' ? (amountFamily(`${words(name)} ${title}`) ?? amountFamily(desc)) : undefined;
@@ -271,7 +280,14 @@ function labelledLines(text: string): Labelled[] {
   return out;
 }
 
-const normLabel = (s: string) => s.toLowerCase().replace(/[#.()*]/g, ' ').replace(/\s+/g, ' ').trim();
+/** A label as words; "Invoice #" and "Order No." name a number ("invoice number"). */
+const normLabel = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/#\s*$|\bno\.?\s*$/, ' number')
+    .replace(/[#.()*]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 const decode = (s: string) =>
   s
