@@ -140,6 +140,8 @@ function kindOf(name: string, s: Record<string, unknown>, desc: string): Kind {
   if (/\b(vendor|company|org|organisation|organization|employer|issuer|supplier|airline|carrier|merchant|seller|business|biller|payee|shop|store)\b/.test(n)) return 'org';
   // "name" described as a meeting's title is a title, not a person
   if ((type === 'string' || !type) && /\b(title|subject|topic|heading)\b/.test(desc.toLowerCase())) return 'string';
+  // "name": "What the meeting is called" names an event, not a person.
+  if ((type === 'string' || !type) && /\bname\b/.test(n) && /\b(meeting|event|invitation|appointment|session|webinar|conference|workshop|called)\b/i.test(desc) && !/\b(person|people|who|attendee|organi[sz]er|contact|sender|passenger|guest)\b/i.test(desc)) return 'string';
   if ((type === 'string' || !type) && /\b(company|business|vendor|supplier|merchant|airline|organi[sz]ation)\b/.test(desc.toLowerCase()) && !/\b(name|person|contact)\b/.test(n)) return 'org';
   if (/\b(name|person|sender|contact|passenger|customer|traveller|traveler|guest|attendee|recipient|holder)\b/.test(n)) return 'person';
   if ((type === 'string' || !type) && /\b(passenger|traveller|traveler|person's name|full name)\b/.test(desc.toLowerCase())) return 'person';
@@ -368,7 +370,10 @@ function tablePairs(rows: Array<{ cells: string[]; index: number }>): Labelled[]
         end++;
       }
       // Line items above summary rows ("Subtotal", "Total"): their "Amount" column is no total.
-      const summary = rows.slice(i + 1, end).some((r) => SUMMARY_ROW.test(firstFilled(r.cells)));
+      // (Summary rows often have fewer cells — "| | Subtotal | £130.00" — and so end the block: for a
+      // table with a money column, the rows right after it count too.)
+      const money = cells.some((h) => !!h && (!!amountFamily(h) || /\b(price|amount|cost|rate|fee)\b/i.test(h)));
+      const summary = rows.slice(i + 1, money ? end + 3 : end).some((r) => SUMMARY_ROW.test(firstFilled(r.cells)));
       for (const [off, row] of rows.slice(i + 1, end).entries()) {
         if (SUMMARY_ROW.test(firstFilled(row.cells))) break;
         // A time cell takes its date from another cell of the row ("27MAR2026 | 17:05 GMT").
@@ -449,7 +454,8 @@ function wordSpots(text: string, spec: FieldSpec, idf: (w: string) => number): A
   while ((m = re.exec(text))) {
     const s = stem(m[0].toLowerCase());
     const fw = spec.weight.get(s);
-    if (fw && (fw >= 0.9 || s.length > 3 || fw === 0.45)) out.push({ at: m.index + m[0].length, w: idf(s) * fw, start: m.index });
+    // (a short synonym counts when written as an acronym: "VAT", "GST", "ARR" — never "to", "no")
+    if (fw && (fw >= 0.9 || s.length > 3 || fw === 0.45 || (m[0].length >= 3 && m[0] === m[0].toUpperCase()))) out.push({ at: m.index + m[0].length, w: idf(s) * fw, start: m.index });
   }
   return out;
 }
@@ -813,6 +819,9 @@ function tableRows(spec: FieldSpec, tables: string[][][], ajv: Ajv2020, ref: Dat
   return undefined;
 }
 
+/** A link to join a call: a video service's host or a join path. */
+const VIDEO_LINK = /(meet\.|zoom\.|teams\.|webex|whereby|jit\.si|\/meet|\/join|\/j\/)/i;
+
 /** Words saying something arranged was replaced by a new arrangement. */
 const REBOOKED = /\b(rebook\w*|re-booked|new flight|new booking|replacement (?:flight|train)|alternative flight|rescheduled|umgebucht|neuer? (?:flug|termin))\b/i;
 const CANCELLED = /\b(cancell?ed|cancell?ation|storniert|annul\w*|abgesagt|gestrichen)\b/i;
@@ -1039,13 +1048,20 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         const ev = facts?.events[0];
         // The organiser joins the list when the field says so ("everyone invited, including the organiser");
         // "the people invited" alone means the invitation's guests.
-        const withOrganizer = !!ev?.organizer?.email && /\b(includ\w*|with|plus)\b[^.]{0,20}\borgani[sz]er\b|\borgani[sz]er\s+included\b/i.test(String(spec.schema.description ?? ''));
-        if (ev?.attendees.length && /\b(attendee|participant|invitee|guest|people|member)/.test(spec.words.join(' '))) add([...new Set([...ev.attendees.map((a) => a.email), ...(withOrganizer && ev.organizer ? [ev.organizer.email] : [])])], 0.85, -1);
+        const fieldDesc = String(spec.schema.description ?? '');
+        const withOrganizer = !!ev?.organizer?.email && /\b(includ\w*|with|plus)\b[^.]{0,20}\borgani[sz]er\b|\borgani[sz]er\s+included\b/i.test(fieldDesc);
+        // "…, not counting the organiser": whoever sent the invitation is left out.
+        const withoutOrganizer = /\b(not counting|not including|excluding|except|other than|without|apart from|besides|but not)\b[^.]{0,20}\borgani[sz]er/i.test(fieldDesc);
+        const organizers = new Set([ev?.organizer?.email, ...(withoutOrganizer ? [msg.from?.email] : [])].filter((e): e is string => !!e).map((e) => e.toLowerCase()));
+        const keep = (emails: string[]) => [...new Set(emails)].filter((e) => !withoutOrganizer || !organizers.has(e.toLowerCase()));
+        if (ev?.attendees.length && /\b(attendee|participant|invitee|guest|people|member)/.test(spec.words.join(' '))) add(keep([...ev.attendees.map((a) => a.email), ...(withOrganizer && ev.organizer ? [ev.organizer.email] : [])]), 0.85, -1);
         if (!cands.length && /\b(attendee|participant|invitee|guest|recipient)/.test(spec.words.join(' '))) {
           // The people the mail went to; the sender too when the field is about who attends, not who was invited.
           const invitedOnly = /\b(guest|invite|recipient)/.test(`${words(spec.name)} ${spec.words.join(' ')}`) && !/\b(attendee|participant)/.test(words(spec.name));
           const ppl = [...msg.to, ...msg.cc, ...(msg.from && !invitedOnly ? [msg.from] : [])].map((p) => p.email);
-          if (ppl.length && /\b(invit|meeting|call|calendar)/i.test(text)) add([...new Set(ppl)], 0.35, -1);
+          // A written invitation: it says so, or has the shape of one ("When:"/"Where:" lines, a time and a video link).
+          const shaped = /\b(invit|meeting|call|calendar)/i.test(text) || (/^\s*(when|date|time)\s*:/im.test(text) && /^\s*(where|location|room|join)\b[^:\n]{0,20}:/im.test(text)) || (VIDEO_LINK.test(text) && findTimes(text).length > 0);
+          if (ppl.length && shaped) add(keep(ppl), 0.35, -1);
         }
         break;
       }
@@ -1056,7 +1072,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         while ((m = re.exec(text))) urls.push({ value: m[0].replace(/[.,;]+$/, ''), index: m.index, text: m[0] });
         const video = /\b(video|call|meet|conference|join|online|zoom|teams)\b/.test(spec.words.join(' ') + ' ' + words(spec.name));
         for (const u of urls) {
-          const isVideo = /(meet\.|zoom\.|teams\.|webex|whereby|jit\.si|\/meet|\/join|\/j\/)/i.test(u.value);
+          const isVideo = VIDEO_LINK.test(u.value);
           add(u.value, 0.3 + 0.4 * closeness(u.index, spots) + (video && isVideo ? 0.3 : 0) - (/unsubscribe|tracking|utm_/i.test(u.value) ? 0.3 : 0), u.index);
         }
         break;
@@ -1103,7 +1119,8 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
       }
       case 'org': {
         const orgs = spans.filter((x) => x.type === 'ORG' && !/\n/.test(x.text));
-        for (const o of orgs) add(o.text.replace(/[\s(,;:[]+$/, ''), 0.3 + 0.3 * closeness(o.start, spots), o.start);
+        // (a span across aligned columns, "San Francisco SFO     London", is no name)
+        for (const o of orgs.filter((x) => !/\S(?: {2,}|\t)\S/.test(x.text))) add(o.text.replace(/[\s(,;:[]+$/, ''), 0.3 + 0.3 * closeness(o.start, spots), o.start);
         // A business's own display name ("Willow & Finch Carpentry <accounts@…>"); a department
         // name ("Northwind Billing") or a person's name is not one.
         const fn = msg.from?.name?.trim();
@@ -1112,7 +1129,10 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         // ("kraftwerk-fitness.example" spells "Kraftwerk Fitness": hyphens and dots are no letters)
         const domain = (msg.from?.email.split('@')[1] ?? '').toLowerCase().split('.').slice(0, -1).join('').replace(/[^a-z0-9]/g, '');
         const squashed = (fn ?? '').toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '');
-        const domainName = !!fn && squashed.length >= 4 && domain.length >= 4 && (domain.includes(squashed) || squashed.includes(domain));
+        // …or whose initials are the domain's name ("British Airways <ba@email.ba.example>").
+        const initials = (fn ?? '').split(/[\s&-]+/).filter((w) => /^\p{Lu}/u.test(w)).map((w) => w[0]?.toLowerCase()).join('');
+        const domainLabels = (msg.from?.email.split('@')[1] ?? '').toLowerCase().split('.').slice(0, -1);
+        const domainName = !!fn && ((squashed.length >= 4 && domain.length >= 4 && (domain.includes(squashed) || squashed.includes(domain))) || (initials.length >= 2 && domainLabels.includes(initials)));
         const department = !!fn && /\b(billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?)\b/i.test(fn);
         // Which name the schema wants: the legal one ("legal name … including Ltd/GmbH") or the one the
         // message presents itself by — then a display name that is the business's own name beats the
@@ -1241,9 +1261,13 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
       }
     }
     // Best candidate not already used by an earlier sibling field of the same kind ("from"/"to").
+    if (process.env.XDBG === spec.name) console.error(spec.name, spec.kind, [...spec.weight.entries()].map(([k, v]) => `${k}:${v}`).join(" "), cands.sort((a, b) => b.score - a.score).slice(0, 6));
     cands.sort((a, b) => b.score - a.score || (a.index < 0 ? 1 : b.index < 0 ? -1 : a.index - b.index));
     const key = (v: unknown) => JSON.stringify(v).toLowerCase();
-    let pick = cands.find((c) => !used.has(key(c.value)));
+    // A departure and an arrival may read the same on the clock ("08:10" out of Helsinki, "08:10" into
+    // Stockholm): a strongly labelled value at a place of its own is not the sibling's.
+    const ownPlace = (c: Cand) => spec.kind === 'datetime' && !!spec.role && c.index >= 0 && c.score >= 0.75 && !used.has(`${key(c.value)}@${c.index}`);
+    let pick = cands.find((c) => !used.has(key(c.value)) || ownPlace(c));
     // A required field takes weaker evidence (a value of its exact pattern/format with no label
     // near it): without it the whole object would be invalid. Any value that validates and has some
     // evidence for it beats an object the schema refuses.
@@ -1258,6 +1282,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
       data[spec.name] = pick.value;
       conf[spec.name] = Math.round(Math.min(0.99, pick.score + 0.1) * 100) / 100;
       used.add(key(pick.value));
+      used.add(`${key(pick.value)}@${pick.index}`);
       taken.set(sibKey, used);
       if (spec.kind === 'amount') {
         const a = findAmounts(text).find((x) => x.value.amount === pick!.value);

@@ -120,9 +120,9 @@ export function findTimes(text: string): Array<Found<string>> {
   const re = /\b(\d{1,2})(?::(\d{2}))?[ \t]*(am|pm|a\.m\.|p\.m\.)(?![A-Za-z])|\b([01]?\d|2[0-3]):([0-5]\d)\b/gi;
   while ((m = re.exec(text))) {
     // "UTC+01:00", "-05:00" are offsets, not clock times
-    // (but "7:00-7:45 pm" is a range: a clock time right before the hyphen, no seconds, no date-time "T")
-    const before = text.slice(Math.max(0, m.index - 12), m.index);
-    const rangeEnd = /(?<![:\dT])\d{1,2}:\d{2}\s*[-\u2212]$/.test(before) && !/(?:UTC|GMT)\s*[+\-\u2212]?\d{1,2}:\d{2}\s*[-\u2212]$/i.test(before);
+    // (but "7:00-7:45 pm" and "2:00 PM-3:00 PM" are ranges: a clock time right before the hyphen, no seconds, no date-time "T")
+    const before = text.slice(Math.max(0, m.index - 14), m.index);
+    const rangeEnd = /(?<![:\dT])(?:\d{1,2}:\d{2}|\d{1,2}(?::\d{2})?[ \t]*(?:am|pm|a\.m\.|p\.m\.))\s*[-\u2212]$/i.test(before) && !/(?:UTC|GMT)\s*[+\-\u2212]?\d{1,2}:\d{2}\s*[-\u2212]$/i.test(before);
     if (!rangeEnd && /(?:(?:UTC|GMT)\s*[+\-\u2212]?|[+\-\u2212])$/i.test(text.slice(Math.max(0, m.index - 5), m.index))) continue;
     if (m[3]) {
       let h = Number(m[1]) % 12;
@@ -155,11 +155,15 @@ function toNumber(s: string): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-/** Money amounts with a currency symbol or ISO code on either side. */
+/**
+ * Money amounts with a currency symbol or ISO code on either side: "€1,815.00", "1.234,56 €",
+ * "CHF 94.93". A symbol right before
+ * another number is that number's ("06/03/2026 €1,815.00" is €1,815.00, never 2026 €).
+ */
 export function findAmounts(text: string): Array<Found<{ amount: number; currency: string }>> {
   const out: Array<Found<{ amount: number; currency: string }>> = [];
   const NUM = String.raw`\d{1,3}(?:[,.\s\u00a0']\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
-  const re = new RegExp(String.raw`(?:(USD|EUR|GBP|CHF|JPY|CAD|AUD|NZD|SEK|NOK|DKK|(?<![\p{L}])(?:AU|A|CA|C|NZ|US|HK|S)\$|[$€£¥])[ \t\u00a0]{0,8}(${NUM}))|(?:(${NUM})[ \t\u00a0]?(USD|EUR|GBP|CHF|JPY|CAD|AUD|NZD|SEK|NOK|DKK|[€$£¥]|euros?|dollars?)(?![\p{L}]))`, 'giu');
+  const re = new RegExp(String.raw`(?:(USD|EUR|GBP|CHF|JPY|CAD|AUD|NZD|SEK|NOK|DKK|(?<![\p{L}])(?:AU|A|CA|C|NZ|US|HK|S)\$|[$€£¥])[ \t\u00a0]{0,8}(${NUM}))|(?:(${NUM})[ \t\u00a0]?(USD|EUR|GBP|CHF|JPY|CAD|AUD|NZD|SEK|NOK|DKK|[€$£¥]|euros?|dollars?)(?![\p{L}])(?![ \t\u00a0]?\d))`, 'giu');
   let m: RegExpExecArray | null;
   while ((m = re.exec(text))) {
     const curRaw = (m[1] ?? m[4] ?? '').toLowerCase();
