@@ -575,6 +575,47 @@ function coerceAll(spec: FieldSpec, raw: string, ref: Date, zone: string | undef
   }
 }
 
+/**
+ * A person's name as a field wants it: "Mr Henrik Solberg" → "Henrik Solberg" (a title is not part
+ * of the name), and the airline way "HADDAD/NOOR MS" → "Noor Haddad".
+ */
+export function personName(v: string): string {
+  const plain = v.trim().replace(/^(mr|mrs|ms|miss|mx|dr|prof)\.?\s+/i, '');
+  const air = /^([A-Z][A-Z'-]+)\/([A-Z][A-Z' -]*?)(?:\s+(?:MR|MRS|MS|MISS|MSTR|DR))?$/.exec(plain);
+  return air ? `${air[2]} ${air[1]}`.toLowerCase().replace(/(^|[\s'-])\p{L}/gu, (c) => c.toUpperCase()) : plain;
+}
+
+/**
+ * A meeting's name from a subject: without "Re:"/"Invitation:", the calendar's "@ date" tail, and a
+ * trailing segment that says when or where it is ("Fire alarm inspection - Rathmines, Thu 12 March").
+ */
+export function meetingSubject(subject: string, ref: Date): string {
+  const s = subject.replace(/^\s*((re|fwd?|aw)\s*:\s*)+/i, '').replace(/^(invitation|updated invitation|invite|meeting request|calendar)\s*[:-]\s*/i, '').replace(/\s*@\s.*$/, '').trim();
+  const seps = [...s.matchAll(/\s+[-–—|]\s+/g)].map((m) => m.index ?? 0);
+  let end = s.length;
+  for (const at of seps.reverse()) {
+    const tail = s.slice(at, end);
+    if (!findDates(tail, ref).length && !/\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b\d{1,2}(:\d{2})?\s*(am|pm)\b|\b\d{1,2}:\d{2}\b/i.test(tail)) break;
+    end = at;
+  }
+  return s.slice(0, end).trim();
+}
+
+const PLACE_NOUN = 'room|office|hall|suite|boardroom|lobby|reception|building|studio|lounge|library|canteen|auditorium|warehouse|workshop|site|centre|center'
+  .split('|')
+  .map((w) => `[${w[0]}${w[0]?.toUpperCase()}]${w.slice(1)}`)
+  .join('|');
+
+/** Places named in prose after "in/at (the)": a phrase of up to five words ending in a place noun. */
+export function placesInProse(text: string): Array<{ value: string; index: number }> {
+  // (a room's code after the noun is written in capitals or digits: "Conference Room B2", never "office all")
+  const re = new RegExp(String.raw`\b(?:[Ii]n|[Aa]t)\s+(?:[Tt]he\s+|[Oo]ur\s+)?((?:[\p{L}\d'&-]+[ \t]+){0,4}?(?:${PLACE_NOUN})(?:[ \t]+[\p{Lu}\d][\p{L}\d-]{0,4})?)(?![\p{L}])`, 'gu');
+  return [...text.matchAll(re)].map((m) => ({ value: (m[1] ?? '').trim(), index: (m.index ?? 0) + m[0].indexOf(m[1] ?? '') })).filter((p) => !/^(the|a|an|my|your|our|this|that)\b/i.test(p.value) && (/\s/.test(p.value) || /\p{Lu}/u.test(p.value)));
+}
+
+/** Whether a list field holds people ("Passenger names on the booking"), not their addresses. */
+const peopleList = (spec: FieldSpec) => spec.kind === 'strings' && /\b(passengers?|travell?ers?|guests?|people|persons?|names?)\b/i.test(`${words(spec.name)} ${String(spec.schema.description ?? '')} ${String(spec.schema.title ?? '')}`) && !/\b(emails?|addresses)\b/i.test(words(spec.name));
+
 /** The person a booking or letter is addressed to: "Dear Mr Noor Haddad," → "Noor Haddad" (a full name only). */
 export function addressee(text: string): { name: string; index: number } | undefined {
   const sal = /^\s*(?:[Dd]ear|[Hh]ello|[Hh]i)\s+(?:(?:mr|mrs|ms|miss|mx|dr)\.?\s+)?(\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+){1,2})\s*[,!]/imu.exec(text);
@@ -612,6 +653,70 @@ export function domainNames(email: string | undefined, text: string): Array<{ va
   for (const m of text.matchAll(re)) {
     const legal = LEGAL_FORM.exec(text.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 40));
     out.push({ value: legal ? `${m[0]}${legal[0]}` : m[0], index: m.index ?? -1, legal: !!legal });
+  }
+  return out;
+}
+
+const DEPARTMENT = /\b(billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?)\b/i;
+
+/**
+ * Names of the business behind a sender, with how sure each is: a display name that spells its
+ * domain or its initials, a department's business, the domain's name as the text writes it (with a
+ * legal form), a legal form after the business's name ("Tolka Mechanical" → "Tolka Mechanical
+ * Services Ltd" when the field wants the legal name), an automated sender's display name.
+ */
+function senderOrgs(who: { name?: string; email?: string; person: boolean }, text: string, ref: Date, legalWanted: boolean, orgs: EntitySpan[]): Array<{ value: string; score: number; index: number }> {
+  const out: Array<{ value: string; score: number; index: number }> = [];
+  const cand = (value: string, score: number, index: number) => out.push({ value, score, index });
+  const fn = who.name?.trim();
+  const host = (who.email ?? '').split('@')[1] ?? '';
+  const company = !!fn && /\b(GmbH|AG|Ltd|Limited|Inc|LLC|SA|SAS|BV|NV|Oy|AB|AS|ApS|S\.?r\.?l|KG|plc|Co)\b\.?/.test(fn);
+  // "Severn Power <bills@severnpower.example>": a display name spelling the sender's domain is the business's name.
+  // ("kraftwerk-fitness.example" spells "Kraftwerk Fitness": hyphens and dots are no letters)
+  const domain = host.toLowerCase().split('.').slice(0, -1).join('').replace(/[^a-z0-9]/g, '');
+  const squashed = (fn ?? '').toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '');
+  // …or whose initials are a name of the domain ("British Airways <ba@email.ba.example>").
+  const initials = (fn ?? '').split(/[\s&-]+/).filter((w) => /^\p{Lu}/u.test(w)).map((w) => w[0]?.toLowerCase()).join('');
+  const domainName = !!fn && ((squashed.length >= 4 && domain.length >= 4 && (domain.includes(squashed) || squashed.includes(domain))) || (initials.length >= 2 && host.toLowerCase().split('.').slice(0, -1).includes(initials)));
+  // A department name ("Northwind Billing") or a person's name is not the business's own name.
+  const department = !!fn && DEPARTMENT.test(fn);
+  // Which name the schema wants: the legal one ("legal name … including Ltd/GmbH") or the one the
+  // message presents itself by — then a display name that is the business's own name beats the
+  // legal form of a footer's registration line ("Kraftwerk Fitness" over "Kraftwerk Fitness GmbH").
+  if (fn && domainName && !company && !department) cand(fn, legalWanted ? 0.62 : 0.7, -1);
+  // A department's display name ("Mountain Pack & Ship Billing") names its business without the
+  // department's words, when the message writes that name out itself — with its legal form after
+  // it ("Tolka Mechanical Services Ltd") when the field wants the legal name.
+  if (fn && department && !company) {
+    const business = fn.replace(new RegExp(`(?:\\s+(?:${DEPARTMENT.source.slice(3, -3)}|&|and))+\\s*$`, 'i'), '').trim();
+    const at = business.length >= 3 && business !== fn ? text.indexOf(business) : -1;
+    if (at >= 0 && looksLikeName(business, ref)) {
+      cand(business, legalWanted ? 0.58 : 0.62, at);
+      for (const m of text.matchAll(new RegExp(esc(business), 'g'))) {
+        const legal = LEGAL_FORM.exec(text.slice((m.index ?? 0) + business.length, (m.index ?? 0) + business.length + 40));
+        if (legal) cand(`${business}${legal[0]}`, legalWanted ? 0.7 : 0.6, m.index ?? -1);
+      }
+    }
+  }
+  // The business the sender's domain names, as the message writes it ("studio-brandl.example" →
+  // "Studio Brandl", "cloudnest.example" → "CloudNest GmbH" with its legal form).
+  const inText = domainNames(who.email, text);
+  for (const o of inText) cand(o.value, o.legal ? (legalWanted ? 0.72 : 0.66) : 0.6, o.index);
+  // …and the sender's own display name when it is that name with its legal form ("Prairie Glaze Supply LLC").
+  if (fn && company && inText.some((o) => squashed.startsWith(o.value.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '')))) cand(fn, 0.68, -1);
+  // An automated or company sender's display name.
+  if (fn && (!who.person || company) && !department && !/[<>@]/.test(fn)) cand(fn, 0.36 + (orgs.some((o) => fn.toLowerCase().includes(o.text.toLowerCase())) ? 0.35 : 0), -1);
+  return out;
+}
+
+/** The senders of messages forwarded inside a body ("---------- Forwarded message ---------" / "From: Sunhop <bookings@…>"). */
+export function forwardedSenders(body: string): Array<{ name?: string; email: string }> {
+  const out: Array<{ name?: string; email: string }> = [];
+  const lines = body.split('\n');
+  for (const [i, l] of lines.entries()) {
+    const m = /^[ \t>]*(?:from|von|de|van|da)\s*:\s*\*?"?([^<"\n]*?)"?\*?\s*<([^<>\s]+@[^<>\s]+)>\s*$/i.exec(l);
+    // (a header block: another header line right around it)
+    if (m?.[2] && [lines[i - 1], lines[i + 1], lines[i + 2]].some((x) => HEADER_LINE.test(x ?? '') && !/^[ \t>]*(from|von|de|van|da)\s*:/i.test(x ?? ''))) out.push({ ...(m[1]?.trim() ? { name: m[1].trim() } : {}), email: m[2] });
   }
   return out;
 }
@@ -946,12 +1051,9 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
       // a name is not an identifier: "INV-2041" is no vendor, "4711" no person
       if ((spec.kind === 'org' || spec.kind === 'person') && !looksLikeName(value, ref)) return;
       // "Mr Henrik Solberg" → "Henrik Solberg": a title is not part of the name
-      if (spec.kind === 'person' && typeof value === 'string') {
-        value = value.replace(/^(mr|mrs|ms|miss|mx|dr|prof)\.?\s+/i, '');
-        // the airline way: "HADDAD/NOOR MS" → "Noor Haddad"
-        const air = /^([A-Z][A-Z'-]+)\/([A-Z][A-Z' -]*?)(?:\s+(?:MR|MRS|MS|MISS|MSTR|DR))?$/.exec(value as string);
-        if (air) value = `${air[2]} ${air[1]}`.toLowerCase().replace(/(^|[\s'-])\p{L}/gu, (c) => c.toUpperCase());
-      }
+      if (spec.kind === 'person' && typeof value === 'string') value = personName(value);
+      // A list of people: each name without its title, airline-style names turned round.
+      if (spec.kind === 'strings' && Array.isArray(value) && peopleList(spec)) value = value.map((x) => (typeof x === 'string' ? personName(x) : x));
       // Checked as it would be emitted (after the clean-ups above): a value that fails the field's
       // own schema (type, pattern, format, enum, bounds) is never a candidate.
       if (!spec.check(value)) return;
@@ -1121,38 +1223,10 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         const orgs = spans.filter((x) => x.type === 'ORG' && !/\n/.test(x.text));
         // (a span across aligned columns, "San Francisco SFO     London", is no name)
         for (const o of orgs.filter((x) => !/\S(?: {2,}|\t)\S/.test(x.text))) add(o.text.replace(/[\s(,;:[]+$/, ''), 0.3 + 0.3 * closeness(o.start, spots), o.start);
-        // A business's own display name ("Willow & Finch Carpentry <accounts@…>"); a department
-        // name ("Northwind Billing") or a person's name is not one.
-        const fn = msg.from?.name?.trim();
-        const company = !!fn && (/\b(GmbH|AG|Ltd|Limited|Inc|LLC|SA|SAS|BV|NV|Oy|AB|AS|ApS|S\.?r\.?l|KG|plc|Co)\b\.?/.test(fn));
-        // "Severn Power <bills@severnpower.example>": a display name spelling the sender's domain is the business's name.
-        // ("kraftwerk-fitness.example" spells "Kraftwerk Fitness": hyphens and dots are no letters)
-        const domain = (msg.from?.email.split('@')[1] ?? '').toLowerCase().split('.').slice(0, -1).join('').replace(/[^a-z0-9]/g, '');
-        const squashed = (fn ?? '').toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '');
-        // …or whose initials are the domain's name ("British Airways <ba@email.ba.example>").
-        const initials = (fn ?? '').split(/[\s&-]+/).filter((w) => /^\p{Lu}/u.test(w)).map((w) => w[0]?.toLowerCase()).join('');
-        const domainLabels = (msg.from?.email.split('@')[1] ?? '').toLowerCase().split('.').slice(0, -1);
-        const domainName = !!fn && ((squashed.length >= 4 && domain.length >= 4 && (domain.includes(squashed) || squashed.includes(domain))) || (initials.length >= 2 && domainLabels.includes(initials)));
-        const department = !!fn && /\b(billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?)\b/i.test(fn);
-        // Which name the schema wants: the legal one ("legal name … including Ltd/GmbH") or the one the
-        // message presents itself by — then a display name that is the business's own name beats the
-        // legal form of a footer's registration line ("Kraftwerk Fitness" over "Kraftwerk Fitness GmbH").
+        // The business behind the sender — and, in a forward, behind the forwarded message's sender.
         const legalWanted = wantsLegalName(spec);
-        if (fn && domainName && !company && !department) add(fn, legalWanted ? 0.62 : 0.7, -1);
-        // A department's display name ("Mountain Pack & Ship Billing") names its business without the
-        // department's words, when the message writes that name out itself.
-        if (fn && department && !company) {
-          const business = fn.replace(/(?:\s+(?:billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?|&|and))+\s*$/i, '').trim();
-          const at = business.length >= 3 && business !== fn ? text.indexOf(business) : -1;
-          if (at >= 0 && looksLikeName(business, ref)) add(business, legalWanted ? 0.58 : 0.62, at);
-        }
-        // The business the sender's domain names, as the message writes it ("studio-brandl.example" →
-        // "Studio Brandl", "cloudnest.example" → "CloudNest GmbH" with its legal form).
-        const inText = domainNames(msg.from?.email, text);
-        for (const o of inText) add(o.value, o.legal ? (legalWanted ? 0.72 : 0.66) : 0.6, o.index);
-        // …and the sender's own display name when it is that name with its legal form ("Prairie Glaze Supply LLC").
-        if (fn && company && inText.some((o) => squashed.startsWith(o.value.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '')))) add(fn, 0.68, -1);
-        if (fn && (facts?.senderKind !== 'person' || company) && !/\b(billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?)\b/i.test(fn) && !/[<>@]/.test(fn)) add(fn, 0.36 + (orgs.some((o) => fn.toLowerCase().includes(o.text.toLowerCase())) ? 0.35 : 0), -1);
+        const senders = [{ name: msg.from?.name, email: msg.from?.email, person: facts?.senderKind === 'person' }, ...forwardedSenders(body).map((f) => ({ ...f, person: false }))];
+        for (const [k, who] of senders.entries()) for (const c of senderOrgs(who, text, ref, legalWanted, orgs)) add(c.value, c.score - (k > 0 ? 0.02 : 0), c.index);
         break;
       }
       case 'rows': {
@@ -1168,8 +1242,10 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         const isPlace = /\b(location|place|venue|room|where|address)\b/.test(words(spec.name));
         if (isTitle && block.title) add(block.title.value, 0.45, block.title.index + msg.subject.length + 1);
         if (isPlace && block.place) add(block.place.value, 0.55, block.place.index + msg.subject.length + 1);
+        // A place named in prose: "… in the ground floor plant room", "meet at the Harbour Office".
+        if (isPlace) for (const p of placesInProse(body.slice(0, 20_000))) add(p.value, 0.33, p.index + msg.subject.length + 1);
         if (isTitle && /\b(meeting|event|invit|call|session)/.test(spec.words.join(' ') + ' ' + text.slice(0, 300).toLowerCase())) {
-          const subj = msg.subject.replace(/^\s*((re|fwd?|aw)\s*:\s*)+/i, '').replace(/^(invitation|updated invitation|invite|meeting request|calendar)\s*[:-]\s*/i, '').replace(/\s*@\s.*$/, '').trim();
+          const subj = meetingSubject(msg.subject, ref);
           if (subj) add(subj, 0.4, -1);
           // A meeting named in the text ("our Vendor Orientation call is Thursday …"): its own name
           // beats a reply's subject about something else.
@@ -1178,7 +1254,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         }
         // A list of people ("Passenger names on the booking"): the person the mail is addressed to,
         // and never a code ("QH4T9M" after "booking").
-        const people = spec.kind === 'strings' && /\b(passengers?|travell?ers?|guests?|people|persons?|names?)\b/i.test(`${words(spec.name)} ${String(spec.schema.description ?? '')} ${String(spec.schema.title ?? '')}`) && !/\b(emails?|addresses)\b/i.test(words(spec.name));
+        const people = peopleList(spec);
         if (people) {
           const sal = addressee(text);
           if (sal) add([sal.name], 0.36, sal.index);
