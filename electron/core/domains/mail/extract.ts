@@ -84,10 +84,10 @@ const SYNONYMS: string[][] = [
   ['date', 'datum', 'fecha', 'data'],
   ['due', 'deadline', 'payable by', 'pay by', 'last day', 'payable', 'fallig', 'zahlbar', 'echeance', 'vencimiento'],
   ['organizer', 'organiser', 'host', 'owner'],
-  ['attendee', 'attendees', 'participant', 'participants', 'invitee', 'invitees', 'guest', 'guests', 'invited'],
+  ['attendee', 'attendees', 'participant', 'participants', 'invitee', 'invitees', 'guest', 'guests', 'invited', 'who'],
   ['location', 'room', 'venue', 'place', 'where'],
   ['link', 'url', 'join', 'video', 'call'],
-  ['title', 'subject', 'summary', 'topic', 'event'],
+  ['title', 'subject', 'summary', 'topic', 'event', 'what'],
   ['booking', 'confirmation', 'pnr', 'record locator', 'reservation'],
   ['airline', 'carrier', 'operated'],
   ['flight', 'flight no'],
@@ -111,6 +111,8 @@ function kindOf(name: string, s: Record<string, unknown>, desc: string): Kind {
     if (it.format === 'email' || /\bemails?\b/.test(n)) return 'emails';
     return 'strings';
   }
+  // an enum of currency codes is read as a currency ("€950" is EUR)
+  if (Array.isArray(s.enum) && s.enum.filter((x) => typeof x === 'string' && CURRENCY_CODES.has(x)).length >= 2) return 'currency';
   if (Array.isArray(s.enum)) return 'enum';
   if (type === 'boolean') return 'boolean';
   if (s.format === 'date-time') return 'datetime';
@@ -228,7 +230,7 @@ function fieldSpecs(schema: Record<string, unknown>, ajv: Ajv2020): FieldSpec[] 
     const family = kind === 'amount' || kind === 'number' ? (amountFamily(`${words(name)} ${title}`) ?? amountFamily(desc)) : undefined;
     if (family) for (const w of [...weight.keys()]) if (amountFamily(w) && amountFamily(w) !== family && !(family === 'total' && w === 'amount')) weight.delete(w);
     const roleText = `${words(name)} ${title.toLowerCase()}`;
-    const roleOf = (t: string) => (/\b(from|origin|depart\w*|outbound|start\w*|begin\w*)\b/.test(t) ? 'origin' : /\b(to|destination|arriv\w*|land\w*|end\w*|finish\w*)\b/.test(t) ? 'destination' : undefined);
+    const roleOf = (t: string) => (/\b(from|origin|dep|dept|depart\w*|outbound|start\w*|begin\w*)\b/.test(t) ? 'origin' : /\b(to|destination|arr|arriv\w*|land\w*|end\w*|finish\w*)\b/.test(t) ? 'destination' : undefined);
     const role = kind === 'pattern' || kind === 'datetime' || kind === 'time' ? (roleOf(roleText) ?? roleOf(desc.toLowerCase())) : undefined;
     return { name, kind, words: [...weight.keys()], weight, cues, schema: s, pattern, family, role, check: (v: unknown) => (validate ? !!validate(v) : true) };
   });
@@ -354,7 +356,10 @@ function tablePairs(rows: Array<{ cells: string[]; index: number }>): Labelled[]
   const out: Labelled[] = [];
   for (const [i, { cells, index }] of rows.entries()) {
     const filled = cells.filter(Boolean);
-    const isHeader = cells.length >= 2 && cells.every((c) => !c || isLabelCell(c)) && rows[i + 1]?.cells.length === cells.length && !rows[i + 1]?.cells.every((c) => !c || isLabelCell(c));
+    // A two-column table whose first column is labels throughout ("What | Quarterly planning" /
+    // "When | 2026-03-24 09:00") pairs each label with its own cell: its first row is no header.
+    const keyValue = cells.length === 2 && rows.slice(i, i + 3).every((r) => r.cells.length === 2 && isLabelCell(r.cells[0] ?? '')) && !!rows[i + 1];
+    const isHeader = !keyValue && cells.length >= 2 && cells.every((c) => !c || isLabelCell(c)) && rows[i + 1]?.cells.length === cells.length && !rows[i + 1]?.cells.every((c) => !c || isLabelCell(c));
     const [first = '', second = ''] = filled; // used only when there are two or more
     if (!isHeader && filled.length >= 2 && isLabelCell(first) && filled.length <= 3) {
       // "Total | | 1,234.00": label cell → the last filled cell (and the next one)
@@ -362,7 +367,7 @@ function tablePairs(rows: Array<{ cells: string[]; index: number }>): Labelled[]
       if (filled.length === 3) out.push({ label: normLabel(first), value: second, index, weight: 0.6 });
     }
     // a header row: every cell a label, followed by rows with the same number of cells
-    if (cells.length >= 2 && cells.every((c) => !c || isLabelCell(c))) {
+    if (!keyValue && cells.length >= 2 && cells.every((c) => !c || isLabelCell(c))) {
       let end = i + 1;
       for (;;) {
         const r = rows[end];
@@ -430,6 +435,9 @@ function splitCompound(w: string, spec: FieldSpec): string[] {
   return [w];
 }
 
+/** Label words that say what kind of value follows, not whose: "number", "date", "amount". */
+const GENERIC_LABEL = new Set(['number', 'no', 'nr', 'num', 'id', 'ref', 'refer', 'code', 'date', 'time', 'amount', 'name', 'total'].map(stem));
+
 /** Matches a field's words in a label: weighted share of the label's words that name the field. */
 function labelScore(label: string, spec: FieldSpec, idf: (w: string) => number): number {
   if (spec.cues.includes(label)) return 1;
@@ -443,7 +451,10 @@ function labelScore(label: string, spec: FieldSpec, idf: (w: string) => number):
     hit += x * (spec.weight.get(w) ?? 0);
   }
   const nameHit = fieldWords(words(spec.name)).filter((w) => lw.includes(w)).length > 0 ? 0.15 : 0;
-  return Math.min(1, (tot ? hit / tot : 0) * 0.85 + nameHit);
+  // "Customer no." for an invoice number, "Due date" for the issue date: when only generic words
+  // (number, date, amount…) match and the label names something the field does not, it is another thing's label.
+  const foreign = lw.some((w) => !spec.weight.has(w) && !GENERIC_LABEL.has(w)) && lw.every((w) => !spec.weight.has(w) || GENERIC_LABEL.has(w));
+  return Math.min(1, (tot ? hit / tot : 0) * 0.85 * (foreign ? 0.5 : 1) + nameHit);
 }
 
 /** Positions right after each occurrence of a field word in the text, with its weight. */
@@ -456,6 +467,14 @@ function wordSpots(text: string, spec: FieldSpec, idf: (w: string) => number): A
     const fw = spec.weight.get(s);
     // (a short synonym counts when written as an acronym: "VAT", "GST", "ARR" — never "to", "no")
     if (fw && (fw >= 0.9 || s.length > 3 || fw === 0.45 || (m[0].length >= 3 && m[0] === m[0].toUpperCase()))) out.push({ at: m.index + m[0].length, w: idf(s) * fw, start: m.index });
+  }
+  // Phrases of the field's synonym groups ("pay by", "last day", "amount due") name it as a word does.
+  for (const [p, fw] of spec.weight) {
+    if (!p.includes(' ')) continue;
+    for (const x of text.matchAll(cueRe(p))) {
+      const start = (x.index ?? 0) + (x[1]?.length ?? 0);
+      out.push({ at: start + p.length, w: Math.min(1, 0.8 * fw), start });
+    }
   }
   return out;
 }
@@ -484,7 +503,8 @@ function numberOf(raw: string): number | undefined {
     const v = /,\d{2}$/.test(eu[0]) ? Number(eu[0].replace(/[.\u00a0' ]/g, '').replace(',', '.')) : Number(eu[0].replace(/[,\u00a0' ]/g, ''));
     if (Number.isFinite(v)) return v;
   }
-  const n = /-?\d{1,3}(?:[,\u00a0' ]\d{3})+(?:\.\d+)?|-?\d+(?:[.,]\d+)?/.exec(raw);
+  // (a minus sign only before a number that stands alone: "TI-55120" is no negative amount)
+  const n = /(?<![\p{L}\d])-?\d{1,3}(?:[,\u00a0' ]\d{3})+(?:\.\d+)?|(?<![\p{L}\d])-?\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?/u.exec(raw);
   if (!n) return undefined;
   let t = n[0].replace(/[\u00a0' ]/g, '');
   if (/,\d{3}(?!\d)/.test(t) && !/,\d{1,2}$/.test(t)) t = t.replace(/,/g, '');
@@ -657,6 +677,9 @@ export function domainNames(email: string | undefined, text: string): Array<{ va
   return out;
 }
 
+/** Host names that say how mail is sent, not by whom ("email.", "mail.", "news."). */
+const MAIL_HOST_WORDS = new Set(['mail', 'email', 'mailer', 'mailing', 'news', 'info', 'notify', 'notification', 'notifications', 'noreply', 'send', 'smtp', 'mx', 'bounce', 'reply', 'www', 'booking', 'bookings', 'online', 'service', 'services', 'co', 'com', 'org', 'net']);
+
 const DEPARTMENT = /\b(billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?)\b/i;
 
 /**
@@ -668,7 +691,8 @@ const DEPARTMENT = /\b(billing|invoices?|accounts?|accounting|bookings?|reservat
 function senderOrgs(who: { name?: string; email?: string; person: boolean }, text: string, ref: Date, legalWanted: boolean, orgs: EntitySpan[]): Array<{ value: string; score: number; index: number }> {
   const out: Array<{ value: string; score: number; index: number }> = [];
   const cand = (value: string, score: number, index: number) => out.push({ value, score, index });
-  const fn = who.name?.trim();
+  // "Mesa Web Studio via Wave": the business is the one before "via" (the service sends for it).
+  const fn = who.name?.trim().replace(/\s+via\s+\S.*$/i, '');
   const host = (who.email ?? '').split('@')[1] ?? '';
   const company = !!fn && /\b(GmbH|AG|Ltd|Limited|Inc|LLC|SA|SAS|BV|NV|Oy|AB|AS|ApS|S\.?r\.?l|KG|plc|Co)\b\.?/.test(fn);
   // "Severn Power <bills@severnpower.example>": a display name spelling the sender's domain is the business's name.
@@ -677,7 +701,11 @@ function senderOrgs(who: { name?: string; email?: string; person: boolean }, tex
   const squashed = (fn ?? '').toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '');
   // …or whose initials are a name of the domain ("British Airways <ba@email.ba.example>").
   const initials = (fn ?? '').split(/[\s&-]+/).filter((w) => /^\p{Lu}/u.test(w)).map((w) => w[0]?.toLowerCase()).join('');
-  const domainName = !!fn && ((squashed.length >= 4 && domain.length >= 4 && (domain.includes(squashed) || squashed.includes(domain))) || (initials.length >= 2 && host.toLowerCase().split('.').slice(0, -1).includes(initials)));
+  // (any one name of the host counts: "Delta Air Lines <…@t.delta.example>")
+  const hostLabels = host.toLowerCase().split('.').slice(0, -1).map((l) => l.replace(/[^a-z0-9]/g, '')).filter((l) => !MAIL_HOST_WORDS.has(l));
+  // (a family's own domain is no business: "Sam Hale <sam@hale.example>" spells only the surname)
+  const surname = /^\p{Lu}[\p{L}'-]+\s+(\p{Lu}[\p{L}'-]+)$/u.exec(fn ?? '')?.[1]?.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '');
+  const domainName = !!fn && ((squashed.length >= 4 && [domain, ...hostLabels].some((d) => d.length >= 4 && d !== surname && (d.includes(squashed) || squashed.includes(d)))) || (initials.length >= 2 && hostLabels.includes(initials)));
   // A department name ("Northwind Billing") or a person's name is not the business's own name.
   const department = !!fn && DEPARTMENT.test(fn);
   // Which name the schema wants: the legal one ("legal name … including Ltd/GmbH") or the one the
@@ -704,6 +732,11 @@ function senderOrgs(who: { name?: string; email?: string; person: boolean }, tex
   for (const o of inText) cand(o.value, o.legal ? (legalWanted ? 0.72 : 0.66) : 0.6, o.index);
   // …and the sender's own display name when it is that name with its legal form ("Prairie Glaze Supply LLC").
   if (fn && company && inText.some((o) => squashed.startsWith(o.value.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '')))) cand(fn, 0.68, -1);
+  // A person signing with their business: a line that is their name and one to three more capitalised
+  // words ("Marta Silva Design", "Jo Byrne Photography Ltd").
+  if (fn && who.person && /^\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+){1,2}$/u.test(fn)) {
+    for (const m of text.matchAll(new RegExp(`^[ \\t]*(${esc(fn)}(?:[ \\t]+(?:&[ \\t]+)?\\p{Lu}[\\p{L}.'-]*){1,3})[ \\t]*$`, 'gmu'))) cand(m[1] ?? '', 0.5, m.index ?? -1);
+  }
   // An automated or company sender's display name.
   if (fn && (!who.person || company) && !department && !/[<>@]/.test(fn)) cand(fn, 0.36 + (orgs.some((o) => fn.toLowerCase().includes(o.text.toLowerCase())) ? 0.35 : 0), -1);
   return out;
@@ -757,7 +790,7 @@ function patternTokens(text: string, re: RegExp): Array<Found<string>> {
 }
 
 const CURRENCY_CODES = new Set(['USD', 'EUR', 'GBP', 'CHF', 'JPY', 'CAD', 'AUD', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'NZD', 'INR', 'CNY']);
-const COMMON_CAPS = new Set(['THE', 'AND', 'FOR', 'YOU', 'PDF', 'VAT', 'TAX', 'FAQ', 'ETA', 'CEO', 'CFO', 'CTO', 'API', 'URL', 'ASAP', 'FYI', 'RSVP', 'NEW', 'ONE', 'TWO', 'OUT', 'NOT', 'ALL', 'ANY', 'ARE', 'RE', 'FW', 'FWD', 'AM', 'PM', 'OK', 'NO', 'YES', 'ID', 'QTY', 'NET', 'DUE', 'REF', 'PIN', 'SMS', 'USA', 'UK', 'EU']);
+const COMMON_CAPS = new Set(['IBAN', 'BIC', 'SWIFT', 'ABN', 'GST', 'HST', 'PST', 'EIN', 'TIN', 'THE', 'AND', 'FOR', 'YOU', 'PDF', 'VAT', 'TAX', 'FAQ', 'ETA', 'CEO', 'CFO', 'CTO', 'API', 'URL', 'ASAP', 'FYI', 'RSVP', 'NEW', 'ONE', 'TWO', 'OUT', 'NOT', 'ALL', 'ANY', 'ARE', 'RE', 'FW', 'FWD', 'AM', 'PM', 'OK', 'NO', 'YES', 'ID', 'QTY', 'NET', 'DUE', 'REF', 'PIN', 'SMS', 'USA', 'UK', 'EU']);
 
 /** Offset of the message's own Date header, as a zone for times written without one. */
 function headerZone(facts: MessageFacts | undefined, sent?: Date): string | undefined {
@@ -924,6 +957,9 @@ function tableRows(spec: FieldSpec, tables: string[][][], ajv: Ajv2020, ref: Dat
   return undefined;
 }
 
+/** Two clock times joined as a span: "11:00-12:00", "2 pm – 3:30 pm", "from 9:00 to 10:00". */
+const TIME_SPAN = /\b\d{1,2}(?::\d{2})?\s*(?:am|pm)?\s*(?:[-–—]|to|until)\s*\d{1,2}(?::\d{2})\s*(?:am|pm)?\b|\b\d{1,2}\s*(?:am|pm)\s*(?:[-–—]|to|until)\s*\d{1,2}\s*(?:am|pm)\b/i;
+
 /** A link to join a call: a video service's host or a join path. */
 const VIDEO_LINK = /(meet\.|zoom\.|teams\.|webex|whereby|jit\.si|\/meet|\/join|\/j\/)/i;
 
@@ -1062,6 +1098,8 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
 
     // 1. Labelled pairs (lines, tables, calendar) whose label names the field.
     for (const l of labels) {
+      // "Tax Invoice No", "Order #": a label naming a number as printed holds no amount.
+      if (spec.kind === 'amount' && /\b(number|no|nr|id|ref|reference|code)$/.test(l.label)) continue;
       const lf = spec.family ? amountFamily(l.label) : undefined;
       if (lf && lf !== spec.family) continue;
       // "Balance Due", "Amount paid", "Sales Tax": a label of the field's own bill line names it.
@@ -1158,11 +1196,14 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         const keep = (emails: string[]) => [...new Set(emails)].filter((e) => !withoutOrganizer || !organizers.has(e.toLowerCase()));
         if (ev?.attendees.length && /\b(attendee|participant|invitee|guest|people|member)/.test(spec.words.join(' '))) add(keep([...ev.attendees.map((a) => a.email), ...(withOrganizer && ev.organizer ? [ev.organizer.email] : [])]), 0.85, -1);
         if (!cands.length && /\b(attendee|participant|invitee|guest|recipient)/.test(spec.words.join(' '))) {
-          // The people the mail went to; the sender too when the field is about who attends, not who was invited.
-          const invitedOnly = /\b(guest|invite|recipient)/.test(`${words(spec.name)} ${spec.words.join(' ')}`) && !/\b(attendee|participant)/.test(words(spec.name));
+          // The people the mail went to; the sender too when the field is about who attends, not who was
+          // invited — the description says which ("everyone invited"), else the name ("attendees").
+          const says = (t: string) => (/\b(invit\w*|guests?|recipients?)\b/i.test(t) ? 'invited' : /\b(attend\w*|participants?|present)\b/i.test(t) ? 'attending' : undefined);
+          const invitedOnly = !withOrganizer && (says(fieldDesc) ?? says(words(spec.name))) === 'invited';
           const ppl = [...msg.to, ...msg.cc, ...(msg.from && !invitedOnly ? [msg.from] : [])].map((p) => p.email);
           // A written invitation: it says so, or has the shape of one ("When:"/"Where:" lines, a time and a video link).
-          const shaped = /\b(invit|meeting|call|calendar)/i.test(text) || (/^\s*(when|date|time)\s*:/im.test(text) && /^\s*(where|location|room|join)\b[^:\n]{0,20}:/im.test(text)) || (VIDEO_LINK.test(text) && findTimes(text).length > 0);
+          // (or a time span arranged with them: "11:00-12:00 CET")
+          const shaped = /\b(invit|meeting|call|calendar)/i.test(text) || (/^\s*(when|date|time)\s*:/im.test(text) && /^\s*(where|location|room|join)\b[^:\n]{0,20}:/im.test(text)) || (VIDEO_LINK.test(text) && findTimes(text).length > 0) || TIME_SPAN.test(text);
           if (ppl.length && shaped) add(keep(ppl), 0.35, -1);
         }
         break;
@@ -1244,6 +1285,12 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         if (isPlace && block.place) add(block.place.value, 0.55, block.place.index + msg.subject.length + 1);
         // A place named in prose: "… in the ground floor plant room", "meet at the Harbour Office".
         if (isPlace) for (const p of placesInProse(body.slice(0, 20_000))) add(p.value, 0.33, p.index + msg.subject.length + 1);
+        // A place that may be a link ("Room and/or video link", "where to join: room or call link"), with no
+        // field of its own for links: an online meeting's link is where it happens.
+        const desc = String(spec.schema.description ?? '');
+        if (isPlace && !hasUriField && /\b(link|url|video|online|call)\b/i.test(desc) && !/\b(not|no|never|without|excluding)\b[^.]{0,15}\b(link|url|video)/i.test(desc)) {
+          for (const m of text.matchAll(/\bhttps?:\/\/[^\s<>"')\]]+/gi)) if (VIDEO_LINK.test(m[0])) add(m[0].replace(/[.,;]+$/, ''), 0.32, m.index ?? -1);
+        }
         if (isTitle && /\b(meeting|event|invit|call|session)/.test(spec.words.join(' ') + ' ' + text.slice(0, 300).toLowerCase())) {
           const subj = meetingSubject(msg.subject, ref);
           if (subj) add(subj, 0.4, -1);
@@ -1337,7 +1384,6 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
       }
     }
     // Best candidate not already used by an earlier sibling field of the same kind ("from"/"to").
-    if (process.env.XDBG === spec.name) console.error(spec.name, spec.kind, [...spec.weight.entries()].map(([k, v]) => `${k}:${v}`).join(" "), cands.sort((a, b) => b.score - a.score).slice(0, 6));
     cands.sort((a, b) => b.score - a.score || (a.index < 0 ? 1 : b.index < 0 ? -1 : a.index - b.index));
     const key = (v: unknown) => JSON.stringify(v).toLowerCase();
     // A departure and an arrival may read the same on the clock ("08:10" out of Helsinki, "08:10" into

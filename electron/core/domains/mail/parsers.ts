@@ -58,11 +58,12 @@ export function findDates(text: string, ref: Date): Array<Found<string>> {
     const d = Number(m[1]);
     push(m.index, m[0], m[3] ? Number(m[3]) : yearFor(mo, d), mo, d);
   }
-  // Airline and ticketing shape: "27MAR2026", "05NOV26"
-  const compact = /\b(\d{1,2})(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(\d{4}|\d{2})\b/gi;
+  // Airline and ticketing shape: "27MAR2026", "05NOV26", "14APR" (the next such day)
+  const compact = /\b(\d{1,2})(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(\d{4}|\d{2})?\b/gi;
   while ((m = compact.exec(text))) {
     const [whole, day = '', mon = '', year = ''] = m;
-    push(m.index, whole, year.length === 2 ? 2000 + Number(year) : Number(year), MONTHS[mon.toLowerCase()] ?? NaN, Number(day));
+    const mo = MONTHS[mon.toLowerCase()] ?? NaN;
+    push(m.index, whole, !year ? yearFor(mo, Number(day)) : year.length === 2 ? 2000 + Number(year) : Number(year), mo, Number(day));
   }
   const mdy = new RegExp(`\\b(${MONTH_ALT})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(\\d{4}))?\\b`, 'giu');
   while ((m = mdy.exec(text))) {
