@@ -847,7 +847,8 @@ export function withoutForwardDates(text: string): string {
   for (let i = 0; i < lines.length; i++) {
     let j = i;
     while (j < lines.length && HEADER_LINE.test(lines[j] ?? '')) j++;
-    if (j - i >= 3) {
+    // (a mail's header block names an address or a subject; "Date: / From: Madrid / To: Lisbon" is a trip)
+    if (j - i >= 3 && lines.slice(i, j).some((l) => /@|^[ \t>]*(subject|betreff|objet|asunto|oggetto)\s*:/i.test(l))) {
       for (let k = i; k < j; k++) if (/^[ \t>]*(sent|gesendet|envoy[ée]|date|datum|fecha|data)\s*:/i.test(lines[k] ?? '')) lines[k] = ' '.repeat((lines[k] ?? '').length);
     }
     i = Math.max(i, j);
@@ -1233,11 +1234,14 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         break;
       case 'pattern': {
         const currencyish = /\bcurrenc/.test(spec.words.join(' '));
+        // (a month inside a date, "02 APR 2026", is no code)
+        const dateSpans = findDates(text, ref).map((d) => [d.index, d.index + d.text.length] as const);
         for (const f of patternTokens(text, spec.pattern!)) {
           const c = closeness(f.index, spots, 60);
           let s = 0.2 + 0.5 * c;
           const up = f.value.toUpperCase();
           if (!currencyish && (CURRENCY_CODES.has(up) || COMMON_CAPS.has(up) || up in ZONE_ABBR)) s -= 0.3;
+          if (!/\d/.test(f.value) && dateSpans.some(([a, b]) => f.index >= a && f.index < b)) s -= 0.3;
           // (a code in parentheses after a place name is a value even on a row that looks like a label)
           if (labelWords.has(up) && f.value === f.text && text[f.index - 1] !== '(') s -= 0.3;
           // "TAP Air Portugal": capitals that start a name are not a code
