@@ -167,7 +167,6 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
     const short = (body.match(/\S+/g) ?? []).length < 25;
     if (k >= 0) scores[k] = (scores[k] ?? 0) + (short ? 0.2 : 0.06);
   }
-  if (process.env.IDBG) console.error('IDBG', msg.subject.slice(0, 60), '|', ctx.facts?.senderKind, sender.slice(0, 60), '\n   ', scores.map((s, k) => ({ s, k })).sort((a, b) => b.s - a.s).slice(0, 4).map((o) => `${tax.intents[o.k]?.id}=${o.s.toFixed(3)} (lex ${(lex[o.k] ?? 0).toFixed(2)} sem ${cosine(msgVec, docVecs[o.k]!, idf).toFixed(2)} ex ${Math.max(0, ...(exampleVecs[o.k] ?? []).map((e) => cosine(msgVec, e, idf))).toFixed(2)})`).join('  '));
   const order = scores.map((s, k) => ({ s, k })).sort((a, b) => b.s - a.s);
   let best = present(order[0], 'an intent of the taxonomy'); // taxonomies have at least one intent
   // Near-ties go to the intent listed first in `precedence`.
