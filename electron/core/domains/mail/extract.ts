@@ -35,6 +35,8 @@ interface FieldSpec {
   family?: Family;
   /** For sibling fields such as origin/destination or departure/arrival: which side of "X -> Y". */
   role?: 'origin' | 'destination';
+  /** Words naming the document the whole schema is about ("invoice", "booking"): in a label they say whose, not which. */
+  context: Set<string>;
 }
 
 /** Lines of a bill: net (subtotal, before tax), tax (VAT, sales tax), total (amount due / paid, balance). */
@@ -84,7 +86,7 @@ const SYNONYMS: string[][] = [
   ['date', 'datum', 'fecha', 'data'],
   ['due', 'deadline', 'payable by', 'pay by', 'last day', 'payable', 'fallig', 'zahlbar', 'echeance', 'vencimiento'],
   ['organizer', 'organiser', 'host', 'owner'],
-  ['attendee', 'attendees', 'participant', 'participants', 'invitee', 'invitees', 'guest', 'guests', 'invited', 'who'],
+  ['attendee', 'attendees', 'participant', 'participants', 'invitee', 'invitees', 'guest', 'guests', 'invited', 'who', 'required', 'optional'],
   ['location', 'room', 'venue', 'place', 'where'],
   ['link', 'url', 'join', 'video', 'call'],
   ['title', 'subject', 'summary', 'topic', 'event', 'what'],
@@ -180,6 +182,12 @@ export function resolvedField(s: Record<string, unknown>, root: Record<string, u
 
 function fieldSpecs(schema: Record<string, unknown>, ajv: Ajv2020): FieldSpec[] {
   const rawProps = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  // The document the schema describes: its title and description, words in two or more field names,
+  // and the words mail uses for such documents ("Invoice date" on an invoice is the date).
+  const nameCount = new Map<string, number>();
+  for (const n of Object.keys(rawProps)) for (const w of new Set(fieldWords(words(n)))) nameCount.set(w, (nameCount.get(w) ?? 0) + 1);
+  const rootWords = fieldWords(typeof schema.title === 'string' ? schema.title : '', typeof schema.description === 'string' ? schema.description : '');
+  const context = new Set([...rootWords, ...[...nameCount].filter(([, c]) => c >= 2).map(([w]) => w), ...DOCUMENT_WORDS].filter((w) => !GENERIC_LABEL.has(w)));
   // A field is checked with the schema's own definitions beside it, so its references resolve.
   const defs = Object.fromEntries((['$defs', 'definitions'] as const).filter((k) => schema[k] && typeof schema[k] === 'object').map((k) => [k, schema[k]]));
   const props = Object.fromEntries(Object.entries(rawProps).map(([name, s]) => [name, s && typeof s === 'object' ? resolvedField(s, schema) : s]));
@@ -232,7 +240,7 @@ function fieldSpecs(schema: Record<string, unknown>, ajv: Ajv2020): FieldSpec[] 
     const roleText = `${words(name)} ${title.toLowerCase()}`;
     const roleOf = (t: string) => (/\b(from|origin|dep|dept|depart\w*|outbound|start\w*|begin\w*)\b/.test(t) ? 'origin' : /\b(to|destination|arr|arriv\w*|land\w*|end\w*|finish\w*)\b/.test(t) ? 'destination' : undefined);
     const role = kind === 'pattern' || kind === 'datetime' || kind === 'time' ? (roleOf(roleText) ?? roleOf(desc.toLowerCase())) : undefined;
-    return { name, kind, words: [...weight.keys()], weight, cues, schema: s, pattern, family, role, check: (v: unknown) => (validate ? !!validate(v) : true) };
+    return { name, kind, words: [...weight.keys()], weight, cues, schema: s, pattern, family, role, context, check: (v: unknown) => (validate ? !!validate(v) : true) };
   });
 }
 
@@ -435,13 +443,18 @@ function splitCompound(w: string, spec: FieldSpec): string[] {
   return [w];
 }
 
+/** Words mail uses for the document itself: an invoice, a booking. */
+const DOCUMENT_WORDS = ['invoice', 'receipt', 'bill', 'rechnung', 'facture', 'factura', 'booking', 'reservation', 'order'].map(stem);
+
 /** Label words that say what kind of value follows, not whose: "number", "date", "amount". */
 const GENERIC_LABEL = new Set(['number', 'no', 'nr', 'num', 'id', 'ref', 'refer', 'code', 'date', 'time', 'amount', 'name', 'total'].map(stem));
 
 /** Matches a field's words in a label: weighted share of the label's words that name the field. */
 function labelScore(label: string, spec: FieldSpec, idf: (w: string) => number): number {
   if (spec.cues.includes(label)) return 1;
-  const lw = [...new Set((label.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').match(/[a-z]+/g) ?? []).filter((w) => !LABEL_STOP.has(w)).flatMap((w) => splitCompound(w, spec)).map(stem))];
+  const all = [...new Set((label.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').match(/[a-z]+/g) ?? []).filter((w) => !LABEL_STOP.has(w)).flatMap((w) => splitCompound(w, spec)).map(stem))];
+  // ("Invoice date" on an invoice: the document's own word says whose, and the rest says which)
+  const lw = all.some((w) => !spec.context.has(w) || spec.weight.has(w)) ? all.filter((w) => !spec.context.has(w) || spec.weight.has(w)) : all;
   if (!lw.length) return 0;
   let hit = 0;
   let tot = 0;
@@ -615,7 +628,7 @@ export function meetingSubject(subject: string, ref: Date): string {
   let end = s.length;
   for (const at of seps.reverse()) {
     const tail = s.slice(at, end);
-    if (!findDates(tail, ref).length && !/\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b\d{1,2}(:\d{2})?\s*(am|pm)\b|\b\d{1,2}:\d{2}\b/i.test(tail)) break;
+    if (!findDates(tail, ref).length && !/\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(january|february|march|april|may|june|july|august|september|october|november|december)\b|\b\d{1,2}(:\d{2})?\s*(am|pm)\b|\b\d{1,2}:\d{2}\b/i.test(tail)) break;
     end = at;
   }
   return s.slice(0, end).trim();
@@ -1185,6 +1198,9 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         break;
       }
       case 'emails': {
+        // Several lines naming the field ("Required: …" / "Optional: …", "To: …" / "Cc: …") make one list.
+        const listed = cands.filter((c) => Array.isArray(c.value) && c.index >= 0 && c.score >= 0.6);
+        if (new Set(listed.map((c) => c.index)).size >= 2) add([...new Set(listed.flatMap((c) => c.value as string[]))], Math.max(...listed.map((c) => c.score)) + 0.01, Math.min(...listed.map((c) => c.index)));
         // every address in a line naming the field, else the calendar's attendees
         const ev = facts?.events[0];
         // The organiser joins the list when the field says so ("everyone invited, including the organiser");
@@ -1268,6 +1284,17 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         const orgs = spans.filter((x) => x.type === 'ORG' && !/\n/.test(x.text));
         // (a span across aligned columns, "San Francisco SFO     London", is no name)
         for (const o of orgs.filter((x) => !/\S(?: {2,}|\t)\S/.test(x.text))) add(o.text.replace(/[\s(,;:[]+$/, ''), 0.3 + 0.3 * closeness(o.start, spots), o.start);
+        // An airline's name as airlines are named ("Alaska Airlines", "Delta Air Lines"): the carrier when
+        // someone else sent the booking (a travel agency); when it is the sender's own long name
+        // ("Swiss International Air Lines" from SWISS), the name the sender goes by.
+        if (/\b(airline|carrier|operat)/.test(spec.words.join(' '))) {
+          const own = [msg.from?.name ?? '', ...(msg.from?.email.split('@')[1] ?? '').split('.').slice(0, -1)].map((x) => x.toLowerCase().replace(/[^a-z0-9]/g, '')).filter((x) => x.length >= 2);
+          for (const m of text.matchAll(/(?<![\p{L}])((?:\p{Lu}[\p{L}'-]*[ \t]+){1,3}(?:Airlines|Airways|Air[ \t]Lines|Airline))(?![\p{L}])/gu)) {
+            const name = m[1] ?? '';
+            const squashedName = name.toLowerCase().replace(/[^a-z0-9]/g, '');
+            add(name, own.some((o) => squashedName.includes(o) || o.includes(squashedName)) ? 0.5 : 0.72, m.index ?? -1);
+          }
+        }
         // The business behind the sender — and, in a forward, behind the forwarded message's sender.
         const legalWanted = wantsLegalName(spec);
         const senders = [{ name: msg.from?.name, email: msg.from?.email, person: facts?.senderKind === 'person' }, ...forwardedSenders(body).map((f) => ({ ...f, person: false }))];
