@@ -37,7 +37,7 @@ export function routedClause(sentence: string, id: string): string | undefined {
   if (!m) return undefined;
   // "Not contractor work dates (project) and not inspections (compliance)": the clause before the parenthesis.
   const before = sentence.slice(0, m.index);
-  const start = Math.max(before.lastIndexOf(','), before.search(/\band\s+(?:not\s+)?[^,]*$/i), 0);
+  const start = Math.max(before.lastIndexOf(','), before.lastIndexOf('. ') + 1, before.search(/\band\s+(?:not\s+)?[^,]*$/i), 0);
   const clause = before.slice(start).replace(/^[,\s]*(?:and\s+)?/i, '');
   return /\b(not|unless|except|if|when)\b/i.test(before) || /^\s*(then|see|→|->|=>)/i.test(m[0].slice(1)) ? `${clause}${m[0]}` : undefined;
 }
@@ -55,7 +55,7 @@ export function intentDocs(tax: Taxonomy): IntentDoc[] {
         const clause = routedClause(rest, other.id);
         if (!clause) continue;
         // the clause's words, without the words that only point ("not this", the id itself)
-        const words = clause.replace(new RegExp(idPattern(other.id), 'giu'), ' ').replace(/\b(not this|not here|then|go(es)? to|belongs? (to|in)|unless|not|are|is)\b/gi, ' ').replace(/[()]/g, ' ').replace(/\s+/g, ' ').trim();
+        const words = clause.replace(new RegExp(idPattern(other.id), 'giu'), ' ').replace(/\b(not this|not here|then|go(es)? to|belongs? (to|in)|unless|not|are|is)\b/gi, ' ').replace(/[(),.;:!?]+/g, ' ').replace(/\s+/g, ' ').trim();
         if (words) other.movedIn.push(words);
         d.movedOut.push(clause);
         rest = rest.replace(clause, ' ');
