@@ -155,11 +155,30 @@ describe('extraction: which name of a business', () => {
     expect(fam.vendor).toBeUndefined();
   });
 
-  it("an agency's booking names the airline as airlines are named; an airline's own long name loses to the name it goes by", async () => {
-    const agency = await extract(airline, { subject: 'Flight confirmation', text: 'Itinerary 7261\n\nCascade Airlines 867\nFri, Apr 24\n', from: { email: 'travel@tripnest.example', name: 'Tripnest' } }, sent('Fri, 20 Mar 2026 15:00:00 -0700', 'automated'));
-    expect(agency.airline).toBe('Cascade Airlines');
-    const own = await extract(airline, { subject: 'Booking', text: 'Flight OR221\n\nOrla International Air Lines\n', from: { email: 'booking@orla.example', name: 'ORLA' } }, sent('Fri, 20 Mar 2026 15:00:00 +0100', 'automated'));
-    expect(own.airline).toBe('ORLA');
+  it("an agency's booking names the airline beside the flight designator; a route after it is no airline", async () => {
+    const html = '<table><tr><td>Flight</td><td>TP1440 - Tejo Air Portugal</td></tr><tr><td>Depart</td><td>10:25 Lisbon (LIS)</td></tr></table>';
+    const agency = await extract(airline, { subject: 'E-ticket', text: '', html, from: { email: 'bookings@tripnest.example', name: 'Tripnest' } }, sent('Fri, 27 Mar 2026 09:00:00 +0000', 'automated'));
+    expect(agency).toEqual({ airline: 'Tejo Air Portugal', flight: 'TP1440' });
+    const route = await extract(airline, { subject: 'E-ticket', text: 'Flight NJ287 - London to Oslo\n', from: { email: 'tickets@mail.nj.example', name: 'Nordic Jet' } });
+    expect(route.airline).toBe('Nordic Jet');
+  });
+
+  it("a department's display name still names its business when the mail never writes it (weak evidence, but a required vendor is filled)", async () => {
+    const schema = { type: 'object', properties: { vendor_name: { type: 'string' }, total: { type: 'number' } }, required: ['vendor_name', 'total'] };
+    const d = await extract(schema, { subject: 'Invoice TVF-3310', text: 'Dear customer,\n\nTotal payable: £1,200.00\n', from: { email: 'accounts@tvfencing.example', name: 'Tarn Valley Fencing Accounts' } }, sent('Mon, 23 Mar 2026 09:00:00 +0000', 'vendor'));
+    expect(d).toEqual({ vendor_name: 'Tarn Valley Fencing', total: 1200 });
+  });
+
+  it('a synonym phrase as a label names its own field: "Invoice date" is the issue date even for a "due_date" that has "date" in its name', async () => {
+    const schema = { type: 'object', properties: { invoice_date: { type: 'string', format: 'date' }, due_date: { type: 'string', format: 'date' } } };
+    const d = await extract(schema, { subject: 'Invoice', text: 'Invoice date: 23/03/2026\nPayment due within 14 days (by 06/04/2026).\n' });
+    expect(d).toEqual({ invoice_date: '2026-03-23', due_date: '2026-04-06' });
+  });
+
+  it('a location has a name: a meeting id is no place, the join link is', async () => {
+    const schema = { type: 'object', properties: { location: { type: 'string', description: 'Meeting room and/or video link.' } } };
+    const d = await extract(schema, { subject: 'Zoom: Partner sync', text: 'Topic: Partner sync\nTime: Apr 9, 2026 03:00 PM\n\nJoin Zoom Meeting\nhttps://zoom.example/j/9123?pwd=abc\n\nMeeting ID: 912 3456 7890\n' });
+    expect(d.location).toBe('https://zoom.example/j/9123?pwd=abc');
   });
 
   it('"X via Wave" is X; a department\'s business takes its legal form when the field asks for the legal name', async () => {

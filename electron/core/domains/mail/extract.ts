@@ -97,6 +97,8 @@ const SYNONYMS: string[][] = [
   ['description', 'item', 'items', 'product', 'service', 'details', 'particulars', 'article'],
   ['price', 'rate', 'unit price', 'cost'],
 ];
+/** The synonym phrases of more than one word ("invoice date", "pay by"). */
+const SYN_PHRASES = [...new Set(SYNONYMS.flat().filter((w) => w.includes(' ')))];
 const SYN = new Map<string, Set<string>>();
 for (const g of SYNONYMS) {
   const st = g.map((w) => stem(w));
@@ -467,7 +469,14 @@ function labelScore(label: string, spec: FieldSpec, idf: (w: string) => number):
   // "Customer no." for an invoice number, "Due date" for the issue date: when only generic words
   // (number, date, amount…) match and the label names something the field does not, it is another thing's label.
   const foreign = lw.some((w) => !spec.weight.has(w) && !GENERIC_LABEL.has(w)) && lw.every((w) => !spec.weight.has(w) || GENERIC_LABEL.has(w));
-  return Math.min(1, (tot ? hit / tot : 0) * 0.85 * (foreign ? 0.5 : 1) + nameHit);
+  // A label that is a synonym phrase ("Invoice date", "Amount due") names that phrase's field: this
+  // one when the phrase is among its words, another one's otherwise.
+  const said = ` ${label.replace(/[^a-z]+/g, ' ').trim()} `;
+  const phrases = SYN_PHRASES.filter((p) => said.includes(` ${p} `));
+  const own = Math.max(0, ...phrases.map((p) => spec.weight.get(stem(p)) ?? 0));
+  const other = phrases.some((p) => !spec.weight.has(stem(p)));
+  const base = (tot ? hit / tot : 0) * 0.85 * (foreign ? 0.5 : 1) * (other && !own ? 0.6 : 1);
+  return Math.min(1, Math.max(base, own * 0.85) + nameHit);
 }
 
 /** Positions right after each occurrence of a field word in the text, with its weight. */
@@ -731,6 +740,8 @@ function senderOrgs(who: { name?: string; email?: string; person: boolean }, tex
   if (fn && department && !company) {
     const business = fn.replace(new RegExp(`(?:\\s+(?:${DEPARTMENT.source.slice(3, -3)}|&|and))+\\s*$`, 'i'), '').trim();
     const at = business.length >= 3 && business !== fn ? text.indexOf(business) : -1;
+    // (written nowhere else, the header's own words are still weak evidence: "Tarn Valley Fencing Accounts")
+    if (at < 0 && business.length >= 3 && business !== fn && looksLikeName(business, ref) && /\s/.test(business)) cand(business, 0.4, -1);
     if (at >= 0 && looksLikeName(business, ref)) {
       cand(business, legalWanted ? 0.58 : 0.62, at);
       for (const m of text.matchAll(new RegExp(esc(business), 'g'))) {
@@ -1098,6 +1109,8 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         value = value.replace(/\s*[,;(]?\s*<?https?:\/\/[^\s>)]+>?\)?/g, '').replace(/[\s,;:–-]+$/, '').replace(/\s+(and|or|plus|&|via|on)$/i, '').trim();
       }
       if (value === undefined || value === '' || (Array.isArray(value) && !value.length)) return;
+      // a place has a name: "912 3456 7890" (a meeting id) is no location
+      if (spec.kind === 'string' && typeof value === 'string' && /\b(location|place|venue|room|where)\b/.test(words(spec.name)) && !/\p{L}{2}/u.test(value)) return;
       // a name is not an identifier: "INV-2041" is no vendor, "4711" no person
       if ((spec.kind === 'org' || spec.kind === 'person') && !looksLikeName(value, ref)) return;
       // "Mr Henrik Solberg" → "Henrik Solberg": a title is not part of the name
@@ -1284,15 +1297,14 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         const orgs = spans.filter((x) => x.type === 'ORG' && !/\n/.test(x.text));
         // (a span across aligned columns, "San Francisco SFO     London", is no name)
         for (const o of orgs.filter((x) => !/\S(?: {2,}|\t)\S/.test(x.text))) add(o.text.replace(/[\s(,;:[]+$/, ''), 0.3 + 0.3 * closeness(o.start, spots), o.start);
-        // An airline's name as airlines are named ("Alaska Airlines", "Delta Air Lines"): the carrier when
-        // someone else sent the booking (a travel agency); when it is the sender's own long name
-        // ("Swiss International Air Lines" from SWISS), the name the sender goes by.
+        // The airline named beside a flight designator ("TP1440 - TAP Air Portugal", "EW 7462, operated by Eurowings").
         if (/\b(airline|carrier|operat)/.test(spec.words.join(' '))) {
+          // (the name ends its cell or line: "BA 287 - London to San Francisco" names a route, not an airline)
           const own = [msg.from?.name ?? '', ...(msg.from?.email.split('@')[1] ?? '').split('.').slice(0, -1)].map((x) => x.toLowerCase().replace(/[^a-z0-9]/g, '')).filter((x) => x.length >= 2);
-          for (const m of text.matchAll(/(?<![\p{L}])((?:\p{Lu}[\p{L}'-]*[ \t]+){1,3}(?:Airlines|Airways|Air[ \t]Lines|Airline))(?![\p{L}])/gu)) {
+          for (const m of text.matchAll(/\b[A-Z][A-Z0-9] ?\d{1,4}\b[ \t]*(?:[-–—][ \t]*(?:operated by[ \t]+)?|\(?operated by[ \t]+)(\p{Lu}[\p{L}'&-]*(?:[ \t]+\p{Lu}[\p{L}'&-]*){0,3})(?=[ \t]*(?:$|[|).;]))/gmu)) {
             const name = m[1] ?? '';
             const squashedName = name.toLowerCase().replace(/[^a-z0-9]/g, '');
-            add(name, own.some((o) => squashedName.includes(o) || o.includes(squashedName)) ? 0.5 : 0.72, m.index ?? -1);
+            if (!/\d/.test(name) && !(name.toUpperCase() in ZONE_ABBR) && !CURRENCY_CODES.has(name.toUpperCase()) && findDates(name, ref).length === 0) add(name, own.some((o) => squashedName.includes(o) || o.includes(squashedName)) ? 0.5 : 0.72, (m.index ?? 0) + m[0].indexOf(name));
           }
         }
         // The business behind the sender — and, in a forward, behind the forwarded message's sender.
