@@ -35,7 +35,7 @@ interface FieldSpec {
   family?: Family;
   /** For sibling fields such as origin/destination or departure/arrival: which side of "X -> Y". */
   role?: 'origin' | 'destination';
-  /** Words naming the document the whole schema is about ("invoice", "booking"): in a label they say whose, not which. */
+  /** Words naming the document the whole schema is about (its title, "invoice", "booking"): in a label they say whose, not which. */
   context: Set<string>;
 }
 
@@ -184,12 +184,11 @@ export function resolvedField(s: Record<string, unknown>, root: Record<string, u
 
 function fieldSpecs(schema: Record<string, unknown>, ajv: Ajv2020): FieldSpec[] {
   const rawProps = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
-  // The document the schema describes: its title and description, words in two or more field names,
-  // and the words mail uses for such documents ("Invoice date" on an invoice is the date).
-  const nameCount = new Map<string, number>();
-  for (const n of Object.keys(rawProps)) for (const w of new Set(fieldWords(words(n)))) nameCount.set(w, (nameCount.get(w) ?? 0) + 1);
-  const rootWords = fieldWords(typeof schema.title === 'string' ? schema.title : '', typeof schema.description === 'string' ? schema.description : '');
-  const context = new Set([...rootWords, ...[...nameCount].filter(([, c]) => c >= 2).map(([w]) => w), ...DOCUMENT_WORDS].filter((w) => !GENERIC_LABEL.has(w)));
+  // The document the schema describes: its title and the words mail uses for such documents
+  // ("Invoice date" on an invoice is the date). (Not words shared by field names: "due" in
+  // amount_due and payment_due_date still tells the due date from the issue date.)
+  const rootWords = fieldWords(typeof schema.title === 'string' ? schema.title : '');
+  const context = new Set([...rootWords, ...DOCUMENT_WORDS].filter((w) => !GENERIC_LABEL.has(w)));
   // A field is checked with the schema's own definitions beside it, so its references resolve.
   const defs = Object.fromEntries((['$defs', 'definitions'] as const).filter((k) => schema[k] && typeof schema[k] === 'object').map((k) => [k, schema[k]]));
   const props = Object.fromEntries(Object.entries(rawProps).map(([name, s]) => [name, s && typeof s === 'object' ? resolvedField(s, schema) : s]));
