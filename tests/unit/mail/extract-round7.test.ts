@@ -230,6 +230,12 @@ describe('extraction: values as written', () => {
     expect(d).toEqual({ tax_amount: 12, total_amount: 132 });
   });
 
+  it('a label naming an amount field that holds a date ("Due: 13 Apr 2026") gives no amount', async () => {
+    const schema = { type: 'object', properties: { amount_due: { type: 'number', description: 'Total to pay.' }, due: { type: 'string', format: 'date' } } };
+    const d = await extract(schema, { subject: 'Invoice', text: 'Invoice #SS-771\nDue: 13 Apr 2026\n\nCoffee beans   $211.20\nAmount due: $310.20 AUD\n' });
+    expect(d).toEqual({ amount_due: 310.2, due: '2026-04-13' });
+  });
+
   it('a tax written as an acronym ("VAT") near its amount names a tax field: "Net €1,500.00 + VAT 21% €315.00"', async () => {
     const schema = { type: 'object', properties: { tax: { type: 'number', description: 'Tax charged.' } } };
     const d = await extract(schema, { subject: 'Invoice', text: 'Invoice INV-0042, due 20/03/2026.\nNet €1,500.00 + VAT 21% €315.00.\n' });

@@ -560,6 +560,8 @@ function coerceAll(spec: FieldSpec, raw: string, ref: Date, zone: string | undef
       return findTimes(raw).slice(0, 1).map((t) => (spec.schema.format === 'time' ? `${t.value}:00` : t.value));
     case 'amount':
     case 'number': {
+      // "Due: 13 Apr 2026" holds a date, not an amount of 13
+      if (spec.kind === 'amount' && !findAmounts(raw).length && findDates(raw, ref).some((d) => d.text.length >= raw.trim().length * 0.6)) return [];
       const v = numberOf(raw);
       if (v === undefined) return [];
       return spec.schema.type === 'integer' && !Number.isInteger(v) ? [] : [v];
