@@ -73,6 +73,9 @@ export function withZone(localIso: string, zone: string): string | undefined {
 
 const ZONE_RE = String.raw`(?:\(?\s*(?:${ZONE_NAME_ALT}|(?:UTC|GMT)\s*[+-]\d{1,2}(?::?\d{2})?|[+-]\d{2}:?\d{2}|[A-Z][a-z]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?|[A-Z]{2,5}(?![A-Za-z/]))\s*\)?)`;
 
+/** The day after an ISO date ("2026-04-10" → "2026-04-11"). */
+const addDay = (ymd: string) => new Date(Date.parse(`${ymd}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
 /**
  * Date-times in text: a date and a clock time close together (either order), with the zone that
  * follows the time (abbreviation, offset, IANA name) — or `defaultZone` — as ISO 8601 with offset.
@@ -101,7 +104,8 @@ export function findDateTimes(raw: string, ref: Date, defaultZone?: string): Arr
       used.push([m.index, m.index + m[0].length]);
     }
   }
-  const dates = findDates(text, ref).filter((d) => !used.some(([a, b]) => d.index >= a && d.index < b));
+  // (an ISO date-time's date also dates the times after it: "2026-03-24 09:00 - 11:00 (Europe/Amsterdam)")
+  const dates = findDates(text, ref);
   const times = findTimes(text).filter((t) => !used.some(([a, b]) => t.index >= a && t.index < b));
   let prev: { date: Found<string>; end: number } | undefined;
   for (const t of times) {
@@ -141,7 +145,9 @@ export function findDateTimes(raw: string, ref: Date, defaultZone?: string): Arr
       const lz = /(?:UTC|GMT)\s*[+-]\d{1,2}(?::?\d{2})?(?!\d)/.exec(scope)?.[0];
       if (lz && offsetFor(lz, `${best.value}T${t.value}:00`) !== undefined) zone = lz;
     }
-    const local = `${best.value}T${t.value}`;
+    // "06:35 (+1 day)", "10:55+1", "(next day)": an arrival the day after its date.
+    const nextDay = /^\s*(?:[A-Z]{2,5}\s*)?(?:\(\s*\+\s*1(?:\s*days?)?\s*\)|\+\s*1(?:\s*days?)?(?![\d:])|\(?next day\)?)/i.test(text.slice(t.index + t.text.length + (zm && zone ? zm[0].length : 0), t.index + t.text.length + 40));
+    const local = `${nextDay ? addDay(best.value) : best.value}T${t.value}`;
     const v = zone ? withZone(local, zone) : defaultZone ? withZone(local, defaultZone) : undefined;
     if (v) out.push({ value: v, index: t.index, text: text.slice(Math.min(best.index, t.index), Math.max(best.index + best.text.length, t.index + t.text.length + (zm && zone ? zm[0].length : 0))), zoned: !!zone });
   }

@@ -35,6 +35,8 @@ interface FieldSpec {
   family?: Family;
   /** For sibling fields such as origin/destination or departure/arrival: which side of "X -> Y". */
   role?: 'origin' | 'destination';
+  /** Words naming the document the whole schema is about (its title, "invoice", "booking"): in a label they say whose, not which. */
+  context: Set<string>;
 }
 
 /** Lines of a bill: net (subtotal, before tax), tax (VAT, sales tax), total (amount due / paid, balance). */
@@ -84,10 +86,10 @@ const SYNONYMS: string[][] = [
   ['date', 'datum', 'fecha', 'data'],
   ['due', 'deadline', 'payable by', 'pay by', 'last day', 'payable', 'fallig', 'zahlbar', 'echeance', 'vencimiento'],
   ['organizer', 'organiser', 'host', 'owner'],
-  ['attendee', 'attendees', 'participant', 'participants', 'invitee', 'invitees', 'guest', 'guests', 'invited'],
+  ['attendee', 'attendees', 'participant', 'participants', 'invitee', 'invitees', 'guest', 'guests', 'invited', 'who', 'required', 'optional'],
   ['location', 'room', 'venue', 'place', 'where'],
   ['link', 'url', 'join', 'video', 'call'],
-  ['title', 'subject', 'summary', 'topic', 'event'],
+  ['title', 'subject', 'summary', 'topic', 'event', 'what'],
   ['booking', 'confirmation', 'pnr', 'record locator', 'reservation'],
   ['airline', 'carrier', 'operated'],
   ['flight', 'flight no'],
@@ -95,6 +97,8 @@ const SYNONYMS: string[][] = [
   ['description', 'item', 'items', 'product', 'service', 'details', 'particulars', 'article'],
   ['price', 'rate', 'unit price', 'cost'],
 ];
+/** The synonym phrases of more than one word ("invoice date", "pay by"). */
+const SYN_PHRASES = [...new Set(SYNONYMS.flat().filter((w) => w.includes(' ')))];
 const SYN = new Map<string, Set<string>>();
 for (const g of SYNONYMS) {
   const st = g.map((w) => stem(w));
@@ -111,6 +115,8 @@ function kindOf(name: string, s: Record<string, unknown>, desc: string): Kind {
     if (it.format === 'email' || /\bemails?\b/.test(n)) return 'emails';
     return 'strings';
   }
+  // an enum of currency codes is read as a currency ("€950" is EUR)
+  if (Array.isArray(s.enum) && s.enum.filter((x) => typeof x === 'string' && CURRENCY_CODES.has(x)).length >= 2) return 'currency';
   if (Array.isArray(s.enum)) return 'enum';
   if (type === 'boolean') return 'boolean';
   if (s.format === 'date-time') return 'datetime';
@@ -140,6 +146,8 @@ function kindOf(name: string, s: Record<string, unknown>, desc: string): Kind {
   if (/\b(vendor|company|org|organisation|organization|employer|issuer|supplier|airline|carrier|merchant|seller|business|biller|payee|shop|store)\b/.test(n)) return 'org';
   // "name" described as a meeting's title is a title, not a person
   if ((type === 'string' || !type) && /\b(title|subject|topic|heading)\b/.test(desc.toLowerCase())) return 'string';
+  // "name": "What the meeting is called" names an event, not a person.
+  if ((type === 'string' || !type) && /\bname\b/.test(n) && /\b(meeting|event|invitation|appointment|session|webinar|conference|workshop|called)\b/i.test(desc) && !/\b(person|people|who|attendee|organi[sz]er|contact|sender|passenger|guest)\b/i.test(desc)) return 'string';
   if ((type === 'string' || !type) && /\b(company|business|vendor|supplier|merchant|airline|organi[sz]ation)\b/.test(desc.toLowerCase()) && !/\b(name|person|contact)\b/.test(n)) return 'org';
   if (/\b(name|person|sender|contact|passenger|customer|traveller|traveler|guest|attendee|recipient|holder)\b/.test(n)) return 'person';
   if ((type === 'string' || !type) && /\b(passenger|traveller|traveler|person's name|full name)\b/.test(desc.toLowerCase())) return 'person';
@@ -176,6 +184,11 @@ export function resolvedField(s: Record<string, unknown>, root: Record<string, u
 
 function fieldSpecs(schema: Record<string, unknown>, ajv: Ajv2020): FieldSpec[] {
   const rawProps = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  // The document the schema describes: its title and the words mail uses for such documents
+  // ("Invoice date" on an invoice is the date). (Not words shared by field names: "due" in
+  // amount_due and payment_due_date still tells the due date from the issue date.)
+  const rootWords = fieldWords(typeof schema.title === 'string' ? schema.title : '');
+  const context = new Set([...rootWords, ...DOCUMENT_WORDS].filter((w) => !GENERIC_LABEL.has(w)));
   // A field is checked with the schema's own definitions beside it, so its references resolve.
   const defs = Object.fromEntries((['$defs', 'definitions'] as const).filter((k) => schema[k] && typeof schema[k] === 'object').map((k) => [k, schema[k]]));
   const props = Object.fromEntries(Object.entries(rawProps).map(([name, s]) => [name, s && typeof s === 'object' ? resolvedField(s, schema) : s]));
@@ -207,19 +220,28 @@ function fieldSpecs(schema: Record<string, unknown>, ajv: Ajv2020): FieldSpec[] 
     put(fieldWords(desc), 0.45);
     // synonyms of the name's words: "origin" is labelled "From" in a table
     for (const w of fieldWords(words(name), title)) for (const x of SYN.get(w) ?? []) if (!weight.has(x)) weight.set(x, 0.7);
+    // A phrase of a synonym group in the name, title or description ("pay by", "last day", "record
+    // locator") names the group's labels ("Due") as well as a word of the name would.
+    const said = ` ${[words(name), title, desc].join(' ').toLowerCase().replace(/[^a-z]+/g, ' ')} `;
+    for (const g of SYNONYMS) if (g.some((p) => p.includes(' ') && said.includes(` ${p} `))) for (const x of g) if (!weight.has(stem(x))) weight.set(stem(x), 0.6);
+    // Synonyms of the description's words, weaker: "Business that sent the bill" is labelled "Invoice …".
+    for (const w of fieldWords(desc)) for (const x of SYN.get(w) ?? []) if (!weight.has(x)) weight.set(x, 0.3);
     put(fieldWords(title), 0.9);
     put(fieldWords(words(name), ...extra), 1);
     // a field named only by a stop word ("where", "when") is still named by it
     if (!fieldWords(words(name)).length) for (const w of words(name).split(' ')) for (const x of [w, ...(SYN.get(stem(w)) ?? [])]) if (!weight.has(stem(x))) weight.set(stem(x), x === w ? 1 : 0.7);
     const kind = kindOf(name, s, desc);
+    // The format names the labels a value sits under: a date field's label says "date" ("Invoice
+    // date", "Due date"), a date-time's "date" or "time"; the field's other words pick which one.
+    if (kind === 'date' || kind === 'datetime') for (const x of ['date', ...(kind === 'datetime' ? ['time'] : [])]) if (!weight.has(x)) weight.set(x, 0.5);
     // An amount field is one line of a bill; words of the other lines ("amount" in "vat_amount",
     // "VAT" in "Amount before VAT") must not pull it toward them.
     const family = kind === 'amount' || kind === 'number' ? (amountFamily(`${words(name)} ${title}`) ?? amountFamily(desc)) : undefined;
     if (family) for (const w of [...weight.keys()]) if (amountFamily(w) && amountFamily(w) !== family && !(family === 'total' && w === 'amount')) weight.delete(w);
     const roleText = `${words(name)} ${title.toLowerCase()}`;
-    const roleOf = (t: string) => (/\b(from|origin|depart\w*|outbound|start\w*|begin\w*)\b/.test(t) ? 'origin' : /\b(to|destination|arriv\w*|land\w*|end\w*|finish\w*)\b/.test(t) ? 'destination' : undefined);
+    const roleOf = (t: string) => (/\b(from|origin|dep|dept|depart\w*|outbound|start\w*|begin\w*)\b/.test(t) ? 'origin' : /\b(to|destination|arr|arriv\w*|land\w*|end\w*|finish\w*)\b/.test(t) ? 'destination' : undefined);
     const role = kind === 'pattern' || kind === 'datetime' || kind === 'time' ? (roleOf(roleText) ?? roleOf(desc.toLowerCase())) : undefined;
-    return { name, kind, words: [...weight.keys()], weight, cues, schema: s, pattern, family, role, check: (v: unknown) => (validate ? !!validate(v) : true) };
+    return { name, kind, words: [...weight.keys()], weight, cues, schema: s, pattern, family, role, context, check: (v: unknown) => (validate ? !!validate(v) : true) };
   });
 }
 
@@ -271,7 +293,14 @@ function labelledLines(text: string): Labelled[] {
   return out;
 }
 
-const normLabel = (s: string) => s.toLowerCase().replace(/[#.()*]/g, ' ').replace(/\s+/g, ' ').trim();
+/** A label as words; "Invoice #" and "Order No." name a number ("invoice number"). */
+const normLabel = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/#\s*$|\bno\.?\s*$/, ' number')
+    .replace(/[#.()*]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 const decode = (s: string) =>
   s
@@ -336,7 +365,10 @@ function tablePairs(rows: Array<{ cells: string[]; index: number }>): Labelled[]
   const out: Labelled[] = [];
   for (const [i, { cells, index }] of rows.entries()) {
     const filled = cells.filter(Boolean);
-    const isHeader = cells.length >= 2 && cells.every((c) => !c || isLabelCell(c)) && rows[i + 1]?.cells.length === cells.length && !rows[i + 1]?.cells.every((c) => !c || isLabelCell(c));
+    // A two-column table whose first column is labels throughout ("What | Quarterly planning" /
+    // "When | 2026-03-24 09:00") pairs each label with its own cell: its first row is no header.
+    const keyValue = cells.length === 2 && rows.slice(i, i + 3).every((r) => r.cells.length === 2 && isLabelCell(r.cells[0] ?? '')) && !!rows[i + 1];
+    const isHeader = !keyValue && cells.length >= 2 && cells.every((c) => !c || isLabelCell(c)) && rows[i + 1]?.cells.length === cells.length && !rows[i + 1]?.cells.every((c) => !c || isLabelCell(c));
     const [first = '', second = ''] = filled; // used only when there are two or more
     if (!isHeader && filled.length >= 2 && isLabelCell(first) && filled.length <= 3) {
       // "Total | | 1,234.00": label cell → the last filled cell (and the next one)
@@ -344,7 +376,7 @@ function tablePairs(rows: Array<{ cells: string[]; index: number }>): Labelled[]
       if (filled.length === 3) out.push({ label: normLabel(first), value: second, index, weight: 0.6 });
     }
     // a header row: every cell a label, followed by rows with the same number of cells
-    if (cells.length >= 2 && cells.every((c) => !c || isLabelCell(c))) {
+    if (!keyValue && cells.length >= 2 && cells.every((c) => !c || isLabelCell(c))) {
       let end = i + 1;
       for (;;) {
         const r = rows[end];
@@ -352,7 +384,10 @@ function tablePairs(rows: Array<{ cells: string[]; index: number }>): Labelled[]
         end++;
       }
       // Line items above summary rows ("Subtotal", "Total"): their "Amount" column is no total.
-      const summary = rows.slice(i + 1, end).some((r) => SUMMARY_ROW.test(firstFilled(r.cells)));
+      // (Summary rows often have fewer cells — "| | Subtotal | £130.00" — and so end the block: for a
+      // table with a money column, the rows right after it count too.)
+      const money = cells.some((h) => !!h && (!!amountFamily(h) || /\b(price|amount|cost|rate|fee)\b/i.test(h)));
+      const summary = rows.slice(i + 1, money ? end + 3 : end).some((r) => SUMMARY_ROW.test(firstFilled(r.cells)));
       for (const [off, row] of rows.slice(i + 1, end).entries()) {
         if (SUMMARY_ROW.test(firstFilled(row.cells))) break;
         // A time cell takes its date from another cell of the row ("27MAR2026 | 17:05 GMT").
@@ -409,10 +444,18 @@ function splitCompound(w: string, spec: FieldSpec): string[] {
   return [w];
 }
 
+/** Words mail uses for the document itself: an invoice, a booking. */
+const DOCUMENT_WORDS = ['invoice', 'receipt', 'bill', 'rechnung', 'facture', 'factura', 'booking', 'reservation', 'order'].map(stem);
+
+/** Label words that say what kind of value follows, not whose: "number", "date", "amount". */
+const GENERIC_LABEL = new Set(['number', 'no', 'nr', 'num', 'id', 'ref', 'refer', 'code', 'date', 'time', 'amount', 'name', 'total'].map(stem));
+
 /** Matches a field's words in a label: weighted share of the label's words that name the field. */
 function labelScore(label: string, spec: FieldSpec, idf: (w: string) => number): number {
   if (spec.cues.includes(label)) return 1;
-  const lw = [...new Set((label.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').match(/[a-z]+/g) ?? []).filter((w) => !LABEL_STOP.has(w)).flatMap((w) => splitCompound(w, spec)).map(stem))];
+  const all = [...new Set((label.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').match(/[a-z]+/g) ?? []).filter((w) => !LABEL_STOP.has(w)).flatMap((w) => splitCompound(w, spec)).map(stem))];
+  // ("Invoice date" on an invoice: the document's own word says whose, and the rest says which)
+  const lw = all.some((w) => !spec.context.has(w) || spec.weight.has(w)) ? all.filter((w) => !spec.context.has(w) || spec.weight.has(w)) : all;
   if (!lw.length) return 0;
   let hit = 0;
   let tot = 0;
@@ -422,7 +465,17 @@ function labelScore(label: string, spec: FieldSpec, idf: (w: string) => number):
     hit += x * (spec.weight.get(w) ?? 0);
   }
   const nameHit = fieldWords(words(spec.name)).filter((w) => lw.includes(w)).length > 0 ? 0.15 : 0;
-  return Math.min(1, (tot ? hit / tot : 0) * 0.85 + nameHit);
+  // "Customer no." for an invoice number, "Due date" for the issue date: when only generic words
+  // (number, date, amount…) match and the label names something the field does not, it is another thing's label.
+  const foreign = lw.some((w) => !spec.weight.has(w) && !GENERIC_LABEL.has(w)) && lw.every((w) => !spec.weight.has(w) || GENERIC_LABEL.has(w));
+  // A label that is a synonym phrase ("Invoice date", "Amount due") names that phrase's field: this
+  // one when the phrase is among its words, another one's otherwise.
+  const said = ` ${label.replace(/[^a-z]+/g, ' ').trim()} `;
+  const phrases = SYN_PHRASES.filter((p) => said.includes(` ${p} `));
+  const own = Math.max(0, ...phrases.map((p) => spec.weight.get(stem(p)) ?? 0));
+  const other = phrases.some((p) => !spec.weight.has(stem(p)));
+  const base = (tot ? hit / tot : 0) * 0.85 * (foreign ? 0.5 : 1) * (other && !own ? 0.6 : 1);
+  return Math.min(1, Math.max(base, own * 0.85) + nameHit);
 }
 
 /** Positions right after each occurrence of a field word in the text, with its weight. */
@@ -433,7 +486,16 @@ function wordSpots(text: string, spec: FieldSpec, idf: (w: string) => number): A
   while ((m = re.exec(text))) {
     const s = stem(m[0].toLowerCase());
     const fw = spec.weight.get(s);
-    if (fw && (fw >= 0.9 || s.length > 3 || fw === 0.45)) out.push({ at: m.index + m[0].length, w: idf(s) * fw, start: m.index });
+    // (a short synonym counts when written as an acronym: "VAT", "GST", "ARR" — never "to", "no")
+    if (fw && (fw >= 0.9 || s.length > 3 || fw === 0.45 || (m[0].length >= 3 && m[0] === m[0].toUpperCase()))) out.push({ at: m.index + m[0].length, w: idf(s) * fw, start: m.index });
+  }
+  // Phrases of the field's synonym groups ("pay by", "last day", "amount due") name it as a word does.
+  for (const [p, fw] of spec.weight) {
+    if (!p.includes(' ')) continue;
+    for (const x of text.matchAll(cueRe(p))) {
+      const start = (x.index ?? 0) + (x[1]?.length ?? 0);
+      out.push({ at: start + p.length, w: Math.min(1, 0.8 * fw), start });
+    }
   }
   return out;
 }
@@ -462,7 +524,8 @@ function numberOf(raw: string): number | undefined {
     const v = /,\d{2}$/.test(eu[0]) ? Number(eu[0].replace(/[.\u00a0' ]/g, '').replace(',', '.')) : Number(eu[0].replace(/[,\u00a0' ]/g, ''));
     if (Number.isFinite(v)) return v;
   }
-  const n = /-?\d{1,3}(?:[,\u00a0' ]\d{3})+(?:\.\d+)?|-?\d+(?:[.,]\d+)?/.exec(raw);
+  // (a minus sign only before a number that stands alone: "TI-55120" is no negative amount)
+  const n = /(?<![\p{L}\d])-?\d{1,3}(?:[,\u00a0' ]\d{3})+(?:\.\d+)?|(?<![\p{L}\d])-?\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?/u.exec(raw);
   if (!n) return undefined;
   let t = n[0].replace(/[\u00a0' ]/g, '');
   if (/,\d{3}(?!\d)/.test(t) && !/,\d{1,2}$/.test(t)) t = t.replace(/,/g, '');
@@ -497,6 +560,8 @@ function coerceAll(spec: FieldSpec, raw: string, ref: Date, zone: string | undef
       return findTimes(raw).slice(0, 1).map((t) => (spec.schema.format === 'time' ? `${t.value}:00` : t.value));
     case 'amount':
     case 'number': {
+      // "Due: 13 Apr 2026" holds a date, not an amount of 13
+      if (spec.kind === 'amount' && !findAmounts(raw).length && findDates(raw, ref).some((d) => d.text.length >= raw.trim().length * 0.6)) return [];
       const v = numberOf(raw);
       if (v === undefined) return [];
       return spec.schema.type === 'integer' && !Number.isInteger(v) ? [] : [v];
@@ -553,6 +618,47 @@ function coerceAll(spec: FieldSpec, raw: string, ref: Date, zone: string | undef
   }
 }
 
+/**
+ * A person's name as a field wants it: "Mr Henrik Solberg" → "Henrik Solberg" (a title is not part
+ * of the name), and the airline way "HADDAD/NOOR MS" → "Noor Haddad".
+ */
+export function personName(v: string): string {
+  const plain = v.trim().replace(/^(mr|mrs|ms|miss|mx|dr|prof)\.?\s+/i, '');
+  const air = /^([A-Z][A-Z'-]+)\/([A-Z][A-Z' -]*?)(?:\s+(?:MR|MRS|MS|MISS|MSTR|DR))?$/.exec(plain);
+  return air ? `${air[2]} ${air[1]}`.toLowerCase().replace(/(^|[\s'-])\p{L}/gu, (c) => c.toUpperCase()) : plain;
+}
+
+/**
+ * A meeting's name from a subject: without "Re:"/"Invitation:", the calendar's "@ date" tail, and a
+ * trailing segment that says when or where it is ("Fire alarm inspection - Rathmines, Thu 12 March").
+ */
+export function meetingSubject(subject: string, ref: Date): string {
+  const s = subject.replace(/^\s*((re|fwd?|aw)\s*:\s*)+/i, '').replace(/^(invitation|updated invitation|invite|meeting request|calendar)\s*[:-]\s*/i, '').replace(/\s*@\s.*$/, '').trim();
+  const seps = [...s.matchAll(/\s+[-–—|]\s+/g)].map((m) => m.index ?? 0);
+  let end = s.length;
+  for (const at of seps.reverse()) {
+    const tail = s.slice(at, end);
+    if (!findDates(tail, ref).length && !/\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(january|february|march|april|may|june|july|august|september|october|november|december)\b|\b\d{1,2}(:\d{2})?\s*(am|pm)\b|\b\d{1,2}:\d{2}\b/i.test(tail)) break;
+    end = at;
+  }
+  return s.slice(0, end).trim();
+}
+
+const PLACE_NOUN = 'room|office|hall|suite|boardroom|lobby|reception|building|studio|lounge|library|canteen|auditorium|warehouse|workshop|site|centre|center'
+  .split('|')
+  .map((w) => `[${w[0]}${w[0]?.toUpperCase()}]${w.slice(1)}`)
+  .join('|');
+
+/** Places named in prose after "in/at (the)": a phrase of up to five words ending in a place noun. */
+export function placesInProse(text: string): Array<{ value: string; index: number }> {
+  // (a room's code after the noun is written in capitals or digits: "Conference Room B2", never "office all")
+  const re = new RegExp(String.raw`\b(?:[Ii]n|[Aa]t)\s+(?:[Tt]he\s+|[Oo]ur\s+)?((?:[\p{L}\d'&-]+[ \t]+){0,4}?(?:${PLACE_NOUN})(?:[ \t]+[\p{Lu}\d][\p{L}\d-]{0,4})?)(?![\p{L}])`, 'gu');
+  return [...text.matchAll(re)].map((m) => ({ value: (m[1] ?? '').trim(), index: (m.index ?? 0) + m[0].indexOf(m[1] ?? '') })).filter((p) => !/^(the|a|an|my|your|our|this|that)\b/i.test(p.value) && (/\s/.test(p.value) || /\p{Lu}/u.test(p.value)));
+}
+
+/** Whether a list field holds people ("Passenger names on the booking"), not their addresses. */
+const peopleList = (spec: FieldSpec) => spec.kind === 'strings' && /\b(passengers?|travell?ers?|guests?|people|persons?|names?)\b/i.test(`${words(spec.name)} ${String(spec.schema.description ?? '')} ${String(spec.schema.title ?? '')}`) && !/\b(emails?|addresses)\b/i.test(words(spec.name));
+
 /** The person a booking or letter is addressed to: "Dear Mr Noor Haddad," → "Noor Haddad" (a full name only). */
 export function addressee(text: string): { name: string; index: number } | undefined {
   const sal = /^\s*(?:[Dd]ear|[Hh]ello|[Hh]i)\s+(?:(?:mr|mrs|ms|miss|mx|dr)\.?\s+)?(\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+){1,2})\s*[,!]/imu.exec(text);
@@ -594,6 +700,85 @@ export function domainNames(email: string | undefined, text: string): Array<{ va
   return out;
 }
 
+/** Host names that say how mail is sent, not by whom ("email.", "mail.", "news."). */
+const MAIL_HOST_WORDS = new Set(['mail', 'email', 'mailer', 'mailing', 'news', 'info', 'notify', 'notification', 'notifications', 'noreply', 'send', 'smtp', 'mx', 'bounce', 'reply', 'www', 'booking', 'bookings', 'online', 'service', 'services', 'co', 'com', 'org', 'net']);
+
+const DEPARTMENT = /\b(billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?)\b/i;
+
+/**
+ * Names of the business behind a sender, with how sure each is: a display name that spells its
+ * domain or its initials, a department's business, the domain's name as the text writes it (with a
+ * legal form), a legal form after the business's name ("Tolka Mechanical" → "Tolka Mechanical
+ * Services Ltd" when the field wants the legal name), an automated sender's display name.
+ */
+function senderOrgs(who: { name?: string; email?: string; person: boolean }, text: string, ref: Date, legalWanted: boolean, orgs: EntitySpan[]): Array<{ value: string; score: number; index: number }> {
+  const out: Array<{ value: string; score: number; index: number }> = [];
+  const cand = (value: string, score: number, index: number) => out.push({ value, score, index });
+  // "Mesa Web Studio via Wave": the business is the one before "via" (the service sends for it).
+  const fn = who.name?.trim().replace(/\s+via\s+\S.*$/i, '');
+  const host = (who.email ?? '').split('@')[1] ?? '';
+  const company = !!fn && /\b(GmbH|AG|Ltd|Limited|Inc|LLC|SA|SAS|BV|NV|Oy|AB|AS|ApS|S\.?r\.?l|KG|plc|Co)\b\.?/.test(fn);
+  // "Severn Power <bills@severnpower.example>": a display name spelling the sender's domain is the business's name.
+  // ("kraftwerk-fitness.example" spells "Kraftwerk Fitness": hyphens and dots are no letters)
+  const domain = host.toLowerCase().split('.').slice(0, -1).join('').replace(/[^a-z0-9]/g, '');
+  const squashed = (fn ?? '').toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '');
+  // …or whose initials are a name of the domain ("British Airways <ba@email.ba.example>").
+  const initials = (fn ?? '').split(/[\s&-]+/).filter((w) => /^\p{Lu}/u.test(w)).map((w) => w[0]?.toLowerCase()).join('');
+  // (any one name of the host counts: "Delta Air Lines <…@t.delta.example>")
+  const hostLabels = host.toLowerCase().split('.').slice(0, -1).map((l) => l.replace(/[^a-z0-9]/g, '')).filter((l) => !MAIL_HOST_WORDS.has(l));
+  // (a family's own domain is no business: "Sam Hale <sam@hale.example>" spells only the surname)
+  const surname = /^\p{Lu}[\p{L}'-]+\s+(\p{Lu}[\p{L}'-]+)$/u.exec(fn ?? '')?.[1]?.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '');
+  const domainName = !!fn && ((squashed.length >= 4 && [domain, ...hostLabels].some((d) => d.length >= 4 && d !== surname && (d.includes(squashed) || squashed.includes(d)))) || (initials.length >= 2 && hostLabels.includes(initials)));
+  // A department name ("Northwind Billing") or a person's name is not the business's own name.
+  const department = !!fn && DEPARTMENT.test(fn);
+  // Which name the schema wants: the legal one ("legal name … including Ltd/GmbH") or the one the
+  // message presents itself by — then a display name that is the business's own name beats the
+  // legal form of a footer's registration line ("Kraftwerk Fitness" over "Kraftwerk Fitness GmbH").
+  if (fn && domainName && !company && !department) cand(fn, legalWanted ? 0.62 : 0.7, -1);
+  // A department's display name ("Mountain Pack & Ship Billing") names its business without the
+  // department's words, when the message writes that name out itself — with its legal form after
+  // it ("Tolka Mechanical Services Ltd") when the field wants the legal name.
+  if (fn && department && !company) {
+    const business = fn.replace(new RegExp(`(?:\\s+(?:${DEPARTMENT.source.slice(3, -3)}|&|and))+\\s*$`, 'i'), '').trim();
+    const at = business.length >= 3 && business !== fn ? text.indexOf(business) : -1;
+    // (written nowhere else, the header's own words are still weak evidence: "Tarn Valley Fencing Accounts")
+    if (at < 0 && business.length >= 3 && business !== fn && looksLikeName(business, ref) && /\s/.test(business)) cand(business, 0.4, -1);
+    if (at >= 0 && looksLikeName(business, ref)) {
+      cand(business, legalWanted ? 0.58 : 0.62, at);
+      for (const m of text.matchAll(new RegExp(esc(business), 'g'))) {
+        const legal = LEGAL_FORM.exec(text.slice((m.index ?? 0) + business.length, (m.index ?? 0) + business.length + 40));
+        if (legal) cand(`${business}${legal[0]}`, legalWanted ? 0.7 : 0.6, m.index ?? -1);
+      }
+    }
+  }
+  // The business the sender's domain names, as the message writes it ("studio-brandl.example" →
+  // "Studio Brandl", "cloudnest.example" → "CloudNest GmbH" with its legal form).
+  const inText = domainNames(who.email, text);
+  for (const o of inText) cand(o.value, o.legal ? (legalWanted ? 0.72 : 0.66) : 0.6, o.index);
+  // …and the sender's own display name when it is that name with its legal form ("Prairie Glaze Supply LLC").
+  if (fn && company && inText.some((o) => squashed.startsWith(o.value.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '')))) cand(fn, 0.68, -1);
+  // A person signing with their business: a line that is their name and one to three more capitalised
+  // words ("Marta Silva Design", "Jo Byrne Photography Ltd").
+  if (fn && who.person && /^\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+){1,2}$/u.test(fn)) {
+    for (const m of text.matchAll(new RegExp(`^[ \\t]*(${esc(fn)}(?:[ \\t]+(?:&[ \\t]+)?\\p{Lu}[\\p{L}.'-]*){1,3})[ \\t]*$`, 'gmu'))) cand(m[1] ?? '', 0.5, m.index ?? -1);
+  }
+  // An automated or company sender's display name.
+  if (fn && (!who.person || company) && !department && !/[<>@]/.test(fn)) cand(fn, 0.36 + (orgs.some((o) => fn.toLowerCase().includes(o.text.toLowerCase())) ? 0.35 : 0), -1);
+  return out;
+}
+
+/** The senders of messages forwarded inside a body ("---------- Forwarded message ---------" / "From: Sunhop <bookings@…>"). */
+export function forwardedSenders(body: string): Array<{ name?: string; email: string }> {
+  const out: Array<{ name?: string; email: string }> = [];
+  const lines = body.split('\n');
+  for (const [i, l] of lines.entries()) {
+    const m = /^[ \t>]*(?:from|von|de|van|da)\s*:\s*\*?"?([^<"\n]*?)"?\*?\s*<([^<>\s]+@[^<>\s]+)>\s*$/i.exec(l);
+    // (a header block: another header line right around it)
+    if (m?.[2] && [lines[i - 1], lines[i + 1], lines[i + 2]].some((x) => HEADER_LINE.test(x ?? '') && !/^[ \t>]*(from|von|de|van|da)\s*:/i.test(x ?? ''))) out.push({ ...(m[1]?.trim() ? { name: m[1].trim() } : {}), email: m[2] });
+  }
+  return out;
+}
+
 /** Whether a name field asks for the legal name ("legal name as printed, including Ltd/GmbH", "registered name"). */
 export function wantsLegalName(spec: { schema: Record<string, unknown> }): boolean {
   const d = `${typeof spec.schema.title === 'string' ? spec.schema.title : ''} ${typeof spec.schema.description === 'string' ? spec.schema.description : ''}`;
@@ -630,7 +815,7 @@ function patternTokens(text: string, re: RegExp): Array<Found<string>> {
 }
 
 const CURRENCY_CODES = new Set(['USD', 'EUR', 'GBP', 'CHF', 'JPY', 'CAD', 'AUD', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'NZD', 'INR', 'CNY']);
-const COMMON_CAPS = new Set(['THE', 'AND', 'FOR', 'YOU', 'PDF', 'VAT', 'TAX', 'FAQ', 'ETA', 'CEO', 'CFO', 'CTO', 'API', 'URL', 'ASAP', 'FYI', 'RSVP', 'NEW', 'ONE', 'TWO', 'OUT', 'NOT', 'ALL', 'ANY', 'ARE', 'RE', 'FW', 'FWD', 'AM', 'PM', 'OK', 'NO', 'YES', 'ID', 'QTY', 'NET', 'DUE', 'REF', 'PIN', 'SMS', 'USA', 'UK', 'EU']);
+const COMMON_CAPS = new Set(['IBAN', 'BIC', 'SWIFT', 'ABN', 'GST', 'HST', 'PST', 'EIN', 'TIN', 'THE', 'AND', 'FOR', 'YOU', 'PDF', 'VAT', 'TAX', 'FAQ', 'ETA', 'CEO', 'CFO', 'CTO', 'API', 'URL', 'ASAP', 'FYI', 'RSVP', 'NEW', 'ONE', 'TWO', 'OUT', 'NOT', 'ALL', 'ANY', 'ARE', 'RE', 'FW', 'FWD', 'AM', 'PM', 'OK', 'NO', 'YES', 'ID', 'QTY', 'NET', 'DUE', 'REF', 'PIN', 'SMS', 'USA', 'UK', 'EU']);
 
 /** Offset of the message's own Date header, as a zone for times written without one. */
 function headerZone(facts: MessageFacts | undefined, sent?: Date): string | undefined {
@@ -687,7 +872,8 @@ export function withoutForwardDates(text: string): string {
   for (let i = 0; i < lines.length; i++) {
     let j = i;
     while (j < lines.length && HEADER_LINE.test(lines[j] ?? '')) j++;
-    if (j - i >= 3) {
+    // (a mail's header block names an address or a subject; "Date: / From: Madrid / To: Lisbon" is a trip)
+    if (j - i >= 3 && lines.slice(i, j).some((l) => /@|^[ \t>]*(subject|betreff|objet|asunto|oggetto)\s*:/i.test(l))) {
       for (let k = i; k < j; k++) if (/^[ \t>]*(sent|gesendet|envoy[ée]|date|datum|fecha|data)\s*:/i.test(lines[k] ?? '')) lines[k] = ' '.repeat((lines[k] ?? '').length);
     }
     i = Math.max(i, j);
@@ -796,6 +982,12 @@ function tableRows(spec: FieldSpec, tables: string[][][], ajv: Ajv2020, ref: Dat
   }
   return undefined;
 }
+
+/** Two clock times joined as a span: "11:00-12:00", "2 pm – 3:30 pm", "from 9:00 to 10:00". */
+const TIME_SPAN = /\b\d{1,2}(?::\d{2})?\s*(?:am|pm)?\s*(?:[-–—]|to|until)\s*\d{1,2}(?::\d{2})\s*(?:am|pm)?\b|\b\d{1,2}\s*(?:am|pm)\s*(?:[-–—]|to|until)\s*\d{1,2}\s*(?:am|pm)\b/i;
+
+/** A link to join a call: a video service's host or a join path. */
+const VIDEO_LINK = /(meet\.|zoom\.|teams\.|webex|whereby|jit\.si|\/meet|\/join|\/j\/)/i;
 
 /** Words saying something arranged was replaced by a new arrangement. */
 const REBOOKED = /\b(rebook\w*|re-booked|new flight|new booking|replacement (?:flight|train)|alternative flight|rescheduled|umgebucht|neuer? (?:flug|termin))\b/i;
@@ -918,15 +1110,14 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         value = value.replace(/\s*[,;(]?\s*<?https?:\/\/[^\s>)]+>?\)?/g, '').replace(/[\s,;:–-]+$/, '').replace(/\s+(and|or|plus|&|via|on)$/i, '').trim();
       }
       if (value === undefined || value === '' || (Array.isArray(value) && !value.length)) return;
+      // a place has a name: "912 3456 7890" (a meeting id) is no location
+      if (spec.kind === 'string' && typeof value === 'string' && /\b(location|place|venue|room|where)\b/.test(words(spec.name)) && !/\p{L}{2}/u.test(value)) return;
       // a name is not an identifier: "INV-2041" is no vendor, "4711" no person
       if ((spec.kind === 'org' || spec.kind === 'person') && !looksLikeName(value, ref)) return;
       // "Mr Henrik Solberg" → "Henrik Solberg": a title is not part of the name
-      if (spec.kind === 'person' && typeof value === 'string') {
-        value = value.replace(/^(mr|mrs|ms|miss|mx|dr|prof)\.?\s+/i, '');
-        // the airline way: "HADDAD/NOOR MS" → "Noor Haddad"
-        const air = /^([A-Z][A-Z'-]+)\/([A-Z][A-Z' -]*?)(?:\s+(?:MR|MRS|MS|MISS|MSTR|DR))?$/.exec(value as string);
-        if (air) value = `${air[2]} ${air[1]}`.toLowerCase().replace(/(^|[\s'-])\p{L}/gu, (c) => c.toUpperCase());
-      }
+      if (spec.kind === 'person' && typeof value === 'string') value = personName(value);
+      // A list of people: each name without its title, airline-style names turned round.
+      if (spec.kind === 'strings' && Array.isArray(value) && peopleList(spec)) value = value.map((x) => (typeof x === 'string' ? personName(x) : x));
       // Checked as it would be emitted (after the clean-ups above): a value that fails the field's
       // own schema (type, pattern, format, enum, bounds) is never a candidate.
       if (!spec.check(value)) return;
@@ -935,6 +1126,8 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
 
     // 1. Labelled pairs (lines, tables, calendar) whose label names the field.
     for (const l of labels) {
+      // "Tax Invoice No", "Order #": a label naming a number as printed holds no amount.
+      if (spec.kind === 'amount' && /\b(number|no|nr|id|ref|reference|code)$/.test(l.label)) continue;
       const lf = spec.family ? amountFamily(l.label) : undefined;
       if (lf && lf !== spec.family) continue;
       // "Balance Due", "Amount paid", "Sales Tax": a label of the field's own bill line names it.
@@ -1019,17 +1212,30 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         break;
       }
       case 'emails': {
+        // Several lines naming the field ("Required: …" / "Optional: …", "To: …" / "Cc: …") make one list.
+        const listed = cands.filter((c) => Array.isArray(c.value) && c.index >= 0 && c.score >= 0.6);
+        if (new Set(listed.map((c) => c.index)).size >= 2) add([...new Set(listed.flatMap((c) => c.value as string[]))], Math.max(...listed.map((c) => c.score)) + 0.01, Math.min(...listed.map((c) => c.index)));
         // every address in a line naming the field, else the calendar's attendees
         const ev = facts?.events[0];
         // The organiser joins the list when the field says so ("everyone invited, including the organiser");
         // "the people invited" alone means the invitation's guests.
-        const withOrganizer = !!ev?.organizer?.email && /\b(includ\w*|with|plus)\b[^.]{0,20}\borgani[sz]er\b|\borgani[sz]er\s+included\b/i.test(String(spec.schema.description ?? ''));
-        if (ev?.attendees.length && /\b(attendee|participant|invitee|guest|people|member)/.test(spec.words.join(' '))) add([...new Set([...ev.attendees.map((a) => a.email), ...(withOrganizer && ev.organizer ? [ev.organizer.email] : [])])], 0.85, -1);
+        const fieldDesc = String(spec.schema.description ?? '');
+        const withOrganizer = !!ev?.organizer?.email && /\b(includ\w*|with|plus)\b[^.]{0,20}\borgani[sz]er\b|\borgani[sz]er\s+included\b/i.test(fieldDesc);
+        // "…, not counting the organiser": whoever sent the invitation is left out.
+        const withoutOrganizer = /\b(not counting|not including|excluding|except|other than|without|apart from|besides|but not)\b[^.]{0,20}\borgani[sz]er/i.test(fieldDesc);
+        const organizers = new Set([ev?.organizer?.email, ...(withoutOrganizer ? [msg.from?.email] : [])].filter((e): e is string => !!e).map((e) => e.toLowerCase()));
+        const keep = (emails: string[]) => [...new Set(emails)].filter((e) => !withoutOrganizer || !organizers.has(e.toLowerCase()));
+        if (ev?.attendees.length && /\b(attendee|participant|invitee|guest|people|member)/.test(spec.words.join(' '))) add(keep([...ev.attendees.map((a) => a.email), ...(withOrganizer && ev.organizer ? [ev.organizer.email] : [])]), 0.85, -1);
         if (!cands.length && /\b(attendee|participant|invitee|guest|recipient)/.test(spec.words.join(' '))) {
-          // The people the mail went to; the sender too when the field is about who attends, not who was invited.
-          const invitedOnly = /\b(guest|invite|recipient)/.test(`${words(spec.name)} ${spec.words.join(' ')}`) && !/\b(attendee|participant)/.test(words(spec.name));
+          // The people the mail went to; the sender too when the field is about who attends, not who was
+          // invited — the description says which ("everyone invited"), else the name ("attendees").
+          const says = (t: string) => (/\b(invit\w*|guests?|recipients?)\b/i.test(t) ? 'invited' : /\b(attend\w*|participants?|present)\b/i.test(t) ? 'attending' : undefined);
+          const invitedOnly = !withOrganizer && (says(fieldDesc) ?? says(words(spec.name))) === 'invited';
           const ppl = [...msg.to, ...msg.cc, ...(msg.from && !invitedOnly ? [msg.from] : [])].map((p) => p.email);
-          if (ppl.length && /\b(invit|meeting|call|calendar)/i.test(text)) add([...new Set(ppl)], 0.35, -1);
+          // A written invitation: it says so, or has the shape of one ("When:"/"Where:" lines, a time and a video link).
+          // (or a time span arranged with them: "11:00-12:00 CET")
+          const shaped = /\b(invit|meeting|call|calendar)/i.test(text) || (/^\s*(when|date|time)\s*:/im.test(text) && /^\s*(where|location|room|join)\b[^:\n]{0,20}:/im.test(text)) || (VIDEO_LINK.test(text) && findTimes(text).length > 0) || TIME_SPAN.test(text);
+          if (ppl.length && shaped) add(keep(ppl), 0.35, -1);
         }
         break;
       }
@@ -1040,7 +1246,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         while ((m = re.exec(text))) urls.push({ value: m[0].replace(/[.,;]+$/, ''), index: m.index, text: m[0] });
         const video = /\b(video|call|meet|conference|join|online|zoom|teams)\b/.test(spec.words.join(' ') + ' ' + words(spec.name));
         for (const u of urls) {
-          const isVideo = /(meet\.|zoom\.|teams\.|webex|whereby|jit\.si|\/meet|\/join|\/j\/)/i.test(u.value);
+          const isVideo = VIDEO_LINK.test(u.value);
           add(u.value, 0.3 + 0.4 * closeness(u.index, spots) + (video && isVideo ? 0.3 : 0) - (/unsubscribe|tracking|utm_/i.test(u.value) ? 0.3 : 0), u.index);
         }
         break;
@@ -1058,11 +1264,14 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         break;
       case 'pattern': {
         const currencyish = /\bcurrenc/.test(spec.words.join(' '));
+        // (a month inside a date, "02 APR 2026", is no code)
+        const dateSpans = findDates(text, ref).map((d) => [d.index, d.index + d.text.length] as const);
         for (const f of patternTokens(text, spec.pattern!)) {
           const c = closeness(f.index, spots, 60);
           let s = 0.2 + 0.5 * c;
           const up = f.value.toUpperCase();
           if (!currencyish && (CURRENCY_CODES.has(up) || COMMON_CAPS.has(up) || up in ZONE_ABBR)) s -= 0.3;
+          if (!/\d/.test(f.value) && dateSpans.some(([a, b]) => f.index >= a && f.index < b)) s -= 0.3;
           // (a code in parentheses after a place name is a value even on a row that looks like a label)
           if (labelWords.has(up) && f.value === f.text && text[f.index - 1] !== '(') s -= 0.3;
           // "TAP Air Portugal": capitals that start a name are not a code
@@ -1087,36 +1296,22 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
       }
       case 'org': {
         const orgs = spans.filter((x) => x.type === 'ORG' && !/\n/.test(x.text));
-        for (const o of orgs) add(o.text.replace(/[\s(,;:[]+$/, ''), 0.3 + 0.3 * closeness(o.start, spots), o.start);
-        // A business's own display name ("Willow & Finch Carpentry <accounts@…>"); a department
-        // name ("Northwind Billing") or a person's name is not one.
-        const fn = msg.from?.name?.trim();
-        const company = !!fn && (/\b(GmbH|AG|Ltd|Limited|Inc|LLC|SA|SAS|BV|NV|Oy|AB|AS|ApS|S\.?r\.?l|KG|plc|Co)\b\.?/.test(fn));
-        // "Severn Power <bills@severnpower.example>": a display name spelling the sender's domain is the business's name.
-        // ("kraftwerk-fitness.example" spells "Kraftwerk Fitness": hyphens and dots are no letters)
-        const domain = (msg.from?.email.split('@')[1] ?? '').toLowerCase().split('.').slice(0, -1).join('').replace(/[^a-z0-9]/g, '');
-        const squashed = (fn ?? '').toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '');
-        const domainName = !!fn && squashed.length >= 4 && domain.length >= 4 && (domain.includes(squashed) || squashed.includes(domain));
-        const department = !!fn && /\b(billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?)\b/i.test(fn);
-        // Which name the schema wants: the legal one ("legal name … including Ltd/GmbH") or the one the
-        // message presents itself by — then a display name that is the business's own name beats the
-        // legal form of a footer's registration line ("Kraftwerk Fitness" over "Kraftwerk Fitness GmbH").
-        const legalWanted = wantsLegalName(spec);
-        if (fn && domainName && !company && !department) add(fn, legalWanted ? 0.62 : 0.7, -1);
-        // A department's display name ("Mountain Pack & Ship Billing") names its business without the
-        // department's words, when the message writes that name out itself.
-        if (fn && department && !company) {
-          const business = fn.replace(/(?:\s+(?:billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?|&|and))+\s*$/i, '').trim();
-          const at = business.length >= 3 && business !== fn ? text.indexOf(business) : -1;
-          if (at >= 0 && looksLikeName(business, ref)) add(business, legalWanted ? 0.58 : 0.62, at);
+        // (a span across aligned columns, "San Francisco SFO     London", is no name)
+        for (const o of orgs.filter((x) => !/\S(?: {2,}|\t)\S/.test(x.text))) add(o.text.replace(/[\s(,;:[]+$/, ''), 0.3 + 0.3 * closeness(o.start, spots), o.start);
+        // The airline named beside a flight designator ("TP1440 - TAP Air Portugal", "EW 7462, operated by Eurowings").
+        if (/\b(airline|carrier|operat)/.test(spec.words.join(' '))) {
+          // (the name ends its cell or line: "BA 287 - London to San Francisco" names a route, not an airline)
+          const own = [msg.from?.name ?? '', ...(msg.from?.email.split('@')[1] ?? '').split('.').slice(0, -1)].map((x) => x.toLowerCase().replace(/[^a-z0-9]/g, '')).filter((x) => x.length >= 2);
+          for (const m of text.matchAll(/\b[A-Z][A-Z0-9] ?\d{1,4}\b[ \t]*(?:[-–—][ \t]*(?:operated by[ \t]+)?|\(?operated by[ \t]+)(\p{Lu}[\p{L}'&-]*(?:[ \t]+\p{Lu}[\p{L}'&-]*){0,3})(?=[ \t]*(?:$|[|).;]))/gmu)) {
+            const name = m[1] ?? '';
+            const squashedName = name.toLowerCase().replace(/[^a-z0-9]/g, '');
+            if (!/\d/.test(name) && !(name.toUpperCase() in ZONE_ABBR) && !CURRENCY_CODES.has(name.toUpperCase()) && findDates(name, ref).length === 0) add(name, own.some((o) => squashedName.includes(o) || o.includes(squashedName)) ? 0.5 : 0.72, (m.index ?? 0) + m[0].indexOf(name));
+          }
         }
-        // The business the sender's domain names, as the message writes it ("studio-brandl.example" →
-        // "Studio Brandl", "cloudnest.example" → "CloudNest GmbH" with its legal form).
-        const inText = domainNames(msg.from?.email, text);
-        for (const o of inText) add(o.value, o.legal ? (legalWanted ? 0.72 : 0.66) : 0.6, o.index);
-        // …and the sender's own display name when it is that name with its legal form ("Prairie Glaze Supply LLC").
-        if (fn && company && inText.some((o) => squashed.startsWith(o.value.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '')))) add(fn, 0.68, -1);
-        if (fn && (facts?.senderKind !== 'person' || company) && !/\b(billing|invoices?|accounts?|accounting|bookings?|reservations?|team|no-?reply|notifications?|support|service|customer|department|dept|office|sales|info|alerts?)\b/i.test(fn) && !/[<>@]/.test(fn)) add(fn, 0.36 + (orgs.some((o) => fn.toLowerCase().includes(o.text.toLowerCase())) ? 0.35 : 0), -1);
+        // The business behind the sender — and, in a forward, behind the forwarded message's sender.
+        const legalWanted = wantsLegalName(spec);
+        const senders = [{ name: msg.from?.name, email: msg.from?.email, person: facts?.senderKind === 'person' }, ...forwardedSenders(body).map((f) => ({ ...f, person: false }))];
+        for (const [k, who] of senders.entries()) for (const c of senderOrgs(who, text, ref, legalWanted, orgs)) add(c.value, c.score - (k > 0 ? 0.02 : 0), c.index);
         break;
       }
       case 'rows': {
@@ -1132,8 +1327,16 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         const isPlace = /\b(location|place|venue|room|where|address)\b/.test(words(spec.name));
         if (isTitle && block.title) add(block.title.value, 0.45, block.title.index + msg.subject.length + 1);
         if (isPlace && block.place) add(block.place.value, 0.55, block.place.index + msg.subject.length + 1);
+        // A place named in prose: "… in the ground floor plant room", "meet at the Harbour Office".
+        if (isPlace) for (const p of placesInProse(body.slice(0, 20_000))) add(p.value, 0.33, p.index + msg.subject.length + 1);
+        // A place that may be a link ("Room and/or video link", "where to join: room or call link"), with no
+        // field of its own for links: an online meeting's link is where it happens.
+        const desc = String(spec.schema.description ?? '');
+        if (isPlace && !hasUriField && /\b(link|url|video|online|call)\b/i.test(desc) && !/\b(not|no|never|without|excluding)\b[^.]{0,15}\b(link|url|video)/i.test(desc)) {
+          for (const m of text.matchAll(/\bhttps?:\/\/[^\s<>"')\]]+/gi)) if (VIDEO_LINK.test(m[0])) add(m[0].replace(/[.,;]+$/, ''), 0.32, m.index ?? -1);
+        }
         if (isTitle && /\b(meeting|event|invit|call|session)/.test(spec.words.join(' ') + ' ' + text.slice(0, 300).toLowerCase())) {
-          const subj = msg.subject.replace(/^\s*((re|fwd?|aw)\s*:\s*)+/i, '').replace(/^(invitation|updated invitation|invite|meeting request|calendar)\s*[:-]\s*/i, '').replace(/\s*@\s.*$/, '').trim();
+          const subj = meetingSubject(msg.subject, ref);
           if (subj) add(subj, 0.4, -1);
           // A meeting named in the text ("our Vendor Orientation call is Thursday …"): its own name
           // beats a reply's subject about something else.
@@ -1142,7 +1345,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
         }
         // A list of people ("Passenger names on the booking"): the person the mail is addressed to,
         // and never a code ("QH4T9M" after "booking").
-        const people = spec.kind === 'strings' && /\b(passengers?|travell?ers?|guests?|people|persons?|names?)\b/i.test(`${words(spec.name)} ${String(spec.schema.description ?? '')} ${String(spec.schema.title ?? '')}`) && !/\b(emails?|addresses)\b/i.test(words(spec.name));
+        const people = peopleList(spec);
         if (people) {
           const sal = addressee(text);
           if (sal) add([sal.name], 0.36, sal.index);
@@ -1227,7 +1430,10 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
     // Best candidate not already used by an earlier sibling field of the same kind ("from"/"to").
     cands.sort((a, b) => b.score - a.score || (a.index < 0 ? 1 : b.index < 0 ? -1 : a.index - b.index));
     const key = (v: unknown) => JSON.stringify(v).toLowerCase();
-    let pick = cands.find((c) => !used.has(key(c.value)));
+    // A departure and an arrival may read the same on the clock ("08:10" out of Helsinki, "08:10" into
+    // Stockholm): a strongly labelled value at a place of its own is not the sibling's.
+    const ownPlace = (c: Cand) => spec.kind === 'datetime' && !!spec.role && c.index >= 0 && c.score >= 0.75 && !used.has(`${key(c.value)}@${c.index}`);
+    let pick = cands.find((c) => !used.has(key(c.value)) || ownPlace(c));
     // A required field takes weaker evidence (a value of its exact pattern/format with no label
     // near it): without it the whole object would be invalid. Any value that validates and has some
     // evidence for it beats an object the schema refuses.
@@ -1242,6 +1448,7 @@ export async function extractToSchema(msg: MessageRow, schema: Record<string, un
       data[spec.name] = pick.value;
       conf[spec.name] = Math.round(Math.min(0.99, pick.score + 0.1) * 100) / 100;
       used.add(key(pick.value));
+      used.add(`${key(pick.value)}@${pick.index}`);
       taken.set(sibKey, used);
       if (spec.kind === 'amount') {
         const a = findAmounts(text).find((x) => x.value.amount === pick!.value);

@@ -58,11 +58,12 @@ export function findDates(text: string, ref: Date): Array<Found<string>> {
     const d = Number(m[1]);
     push(m.index, m[0], m[3] ? Number(m[3]) : yearFor(mo, d), mo, d);
   }
-  // Airline and ticketing shape: "27MAR2026", "05NOV26"
-  const compact = /\b(\d{1,2})(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(\d{4}|\d{2})\b/gi;
+  // Airline and ticketing shape: "27MAR2026", "05NOV26", "14APR" (the next such day)
+  const compact = /\b(\d{1,2})(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(\d{4}|\d{2})?\b/gi;
   while ((m = compact.exec(text))) {
     const [whole, day = '', mon = '', year = ''] = m;
-    push(m.index, whole, year.length === 2 ? 2000 + Number(year) : Number(year), MONTHS[mon.toLowerCase()] ?? NaN, Number(day));
+    const mo = MONTHS[mon.toLowerCase()] ?? NaN;
+    push(m.index, whole, !year ? yearFor(mo, Number(day)) : year.length === 2 ? 2000 + Number(year) : Number(year), mo, Number(day));
   }
   const mdy = new RegExp(`\\b(${MONTH_ALT})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(\\d{4}))?\\b`, 'giu');
   while ((m = mdy.exec(text))) {
@@ -117,25 +118,27 @@ export function findTimes(text: string): Array<Found<string>> {
   const out: Array<Found<string>> = [];
   let m: RegExpExecArray | null;
   // (am/pm on the same line and not the start of a word: "07:00\nAmsterdam" is seven o'clock, then a place)
-  const re = /\b(\d{1,2})(?::(\d{2}))?[ \t]*(am|pm|a\.m\.|p\.m\.)(?![A-Za-z])|\b([01]?\d|2[0-3]):([0-5]\d)\b/gi;
+  // ("8:15a" / "11:40p", as travel sites write them: a single letter right after minutes)
+  const re = /\b(\d{1,2})(?::(\d{2}))?[ \t]*(am|pm|a\.m\.|p\.m\.)(?![A-Za-z])|\b(\d{1,2}):(\d{2})([ap])(?![A-Za-z])|\b([01]?\d|2[0-3]):([0-5]\d)\b/gi;
   while ((m = re.exec(text))) {
     // "UTC+01:00", "-05:00" are offsets, not clock times
-    // (but "7:00-7:45 pm" is a range: a clock time right before the hyphen, no seconds, no date-time "T")
-    const before = text.slice(Math.max(0, m.index - 12), m.index);
-    const rangeEnd = /(?<![:\dT])\d{1,2}:\d{2}\s*[-\u2212]$/.test(before) && !/(?:UTC|GMT)\s*[+\-\u2212]?\d{1,2}:\d{2}\s*[-\u2212]$/i.test(before);
+    // (but "7:00-7:45 pm" and "2:00 PM-3:00 PM" are ranges: a clock time right before the hyphen, no seconds, no date-time "T")
+    const before = text.slice(Math.max(0, m.index - 14), m.index);
+    const rangeEnd = /(?<![:\dT])(?:\d{1,2}:\d{2}|\d{1,2}(?::\d{2})?[ \t]*(?:am|pm|a\.m\.|p\.m\.))\s*[-\u2212]$/i.test(before) && !/(?:UTC|GMT)\s*[+\-\u2212]?\d{1,2}:\d{2}\s*[-\u2212]$/i.test(before);
     if (!rangeEnd && /(?:(?:UTC|GMT)\s*[+\-\u2212]?|[+\-\u2212])$/i.test(text.slice(Math.max(0, m.index - 5), m.index))) continue;
-    if (m[3]) {
-      let h = Number(m[1]) % 12;
-      if (/^p/i.test(m[3])) h += 12;
-      if (Number(m[1]) > 12) continue;
-      out.push({ value: `${pad(h)}:${m[2] ?? '00'}`, index: m.index, text: m[0] });
+    if (m[3] || m[6]) {
+      const hour = Number(m[1] ?? m[4]);
+      let h = hour % 12;
+      if (/^p/i.test(m[3] ?? m[6] ?? '')) h += 12;
+      if (hour > 12) continue;
+      out.push({ value: `${pad(h)}:${m[2] ?? m[5] ?? '00'}`, index: m.index, text: m[0] });
     } else {
-      let h = Number(m[4]);
+      let h = Number(m[7]);
       // "7:00-7:45 pm": a range's start without its own am/pm shares the end's when that keeps it
       // before the end ("11:00-1:00 pm" stays 11 in the morning).
       const range = /^\s*(?:[-–—]|to|until|till)\s*(\d{1,2})(?::(\d{2}))?[ \t]*(am|pm|a\.m\.|p\.m\.)(?![A-Za-z])/i.exec(text.slice(m.index + m[0].length, m.index + m[0].length + 24));
       if (range && h >= 1 && h < 12 && /^p/i.test(range[3] ?? '') && h + 12 <= (Number(range[1]) % 12) + 12) h += 12;
-      out.push({ value: `${pad(h)}:${m[5]}`, index: m.index, text: m[0] });
+      out.push({ value: `${pad(h)}:${m[8]}`, index: m.index, text: m[0] });
     }
   }
   return out;
@@ -155,11 +158,15 @@ function toNumber(s: string): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-/** Money amounts with a currency symbol or ISO code on either side. */
+/**
+ * Money amounts with a currency symbol or ISO code on either side: "€1,815.00", "1.234,56 €",
+ * "CHF 94.93". A symbol right before
+ * another number is that number's ("06/03/2026 €1,815.00" is €1,815.00, never 2026 €).
+ */
 export function findAmounts(text: string): Array<Found<{ amount: number; currency: string }>> {
   const out: Array<Found<{ amount: number; currency: string }>> = [];
   const NUM = String.raw`\d{1,3}(?:[,.\s\u00a0']\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
-  const re = new RegExp(String.raw`(?:(USD|EUR|GBP|CHF|JPY|CAD|AUD|NZD|SEK|NOK|DKK|(?<![\p{L}])(?:AU|A|CA|C|NZ|US|HK|S)\$|[$€£¥])[ \t\u00a0]{0,8}(${NUM}))|(?:(${NUM})[ \t\u00a0]?(USD|EUR|GBP|CHF|JPY|CAD|AUD|NZD|SEK|NOK|DKK|[€$£¥]|euros?|dollars?)(?![\p{L}]))`, 'giu');
+  const re = new RegExp(String.raw`(?:(USD|EUR|GBP|CHF|JPY|CAD|AUD|NZD|SEK|NOK|DKK|(?<![\p{L}])(?:AU|A|CA|C|NZ|US|HK|S)\$|[$€£¥])[ \t\u00a0]{0,8}(${NUM}))|(?:(${NUM})[ \t\u00a0]?(USD|EUR|GBP|CHF|JPY|CAD|AUD|NZD|SEK|NOK|DKK|[€$£¥]|euros?|dollars?)(?![\p{L}])(?![ \t\u00a0]?\d))`, 'giu');
   let m: RegExpExecArray | null;
   while ((m = re.exec(text))) {
     const curRaw = (m[1] ?? m[4] ?? '').toLowerCase();

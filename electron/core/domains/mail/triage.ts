@@ -3,6 +3,7 @@ import type { Taxonomy } from './config';
 import type { MessageFacts, SenderKind } from './facts';
 import type { MessageRow } from './store';
 import { cosine, idfOf, vectorize, type ConceptTable, type Vec } from './semantic';
+import { intentDocs, type IntentDoc } from './intent-docs';
 import { containsPhrase, latestText, tokens } from './text';
 import { sentimentScore, type Sentiment } from './sentiment';
 import { urgencyOf, type Urgency, type UrgencyInput, type UrgencyModel, type UrgencyVerdict } from './urgency';
@@ -47,10 +48,14 @@ export interface TriageContext {
 }
 
 const SENDER_WORDS: Record<SenderKind, string> = {
-  automated: 'automated notification',
+  // (the ways people describe machine-sent mail: "automated", "generated automatically", "auto-generated")
+  automated: 'automated automatic automatically generated notification',
   vendor: 'business company service',
   person: '',
 };
+
+/** Words saying an intent's mail is written by machines, not people. */
+const MACHINE_WRITTEN = /\b(automat(?:ed|ic|ically)|machine[- ]generated|auto[- ]generated|generated (?:automatically|by (?:our|a|the) (?:systems?|platforms?|tools?|machines?)))\b/i;
 
 function senderText(facts: MessageFacts | undefined): string {
   if (!facts) return '';
@@ -89,8 +94,8 @@ function addressing(msg: MessageRow, ctx: TriageContext): Pick<UrgencyInput, 'ad
 }
 
 /** Bag-of-words cosine between the message and each intent's description + examples (the old scorer, kept as one signal). */
-function lexicalScores(tax: Taxonomy, text: string): number[] {
-  const docs = tax.intents.map((i) => tokens([i.id.replace(/[_-]+/g, ' '), i.description, ...i.examples].join(' ')));
+function lexicalScores(intents: IntentDoc[], text: string): number[] {
+  const docs = intents.map((i) => tokens([i.id.replace(/[_-]+/g, ' '), i.description, ...i.examples].join(' ')));
   const df = new Map<string, number>();
   for (const d of docs) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);
   const idf = (t: string) => Math.log(1 + docs.length / (df.get(t) ?? docs.length));
@@ -131,16 +136,25 @@ export async function triage(msg: MessageRow, tax: Taxonomy, nlp?: Nlp, ctx: Tri
   const msgVec = vectorize(`${text.slice(0, 2000)} ${sender}`, table);
 
   // ---- intent ----
-  const intentDocs: Vec[] = tax.intents.map((i) => vectorize([i.id.replace(/[_-]+/g, ' '), i.description, ...i.examples].join(' '), table));
-  const exampleVecs: Vec[][] = tax.intents.map((i) => [i.description, ...i.examples].filter(Boolean).map((e) => vectorize(e, table)));
-  const idf = idfOf(intentDocs);
-  const lex = lexicalScores(tax, `${text} ${sender}`);
-  // intentDocs, exampleVecs, lex and scores all map tax.intents one-to-one.
-  const scores = intentDocs.map((doc, k) => {
+  // (clauses that send mail to another intent — "… are system_alert, not this" — count for that one)
+  const routed = intentDocs(tax);
+  const docVecs: Vec[] = routed.map((i) => vectorize([i.id.replace(/[_-]+/g, ' '), i.description, ...i.examples].join(' '), table));
+  const exampleVecs: Vec[][] = routed.map((i) => [i.description, ...i.examples].filter(Boolean).map((e) => vectorize(e, table)));
+  const idf = idfOf(docVecs);
+  const lex = lexicalScores(routed, `${text} ${sender}`);
+  // docVecs, exampleVecs, lex and scores all map tax.intents one-to-one.
+  const scores = docVecs.map((doc, k) => {
     const sem = cosine(msgVec, doc, idf);
     const ex = Math.max(0, ...(exampleVecs[k] ?? []).map((e) => cosine(msgVec, e, idf)));
     return 0.35 * (lex[k] ?? 0) + 0.45 * sem + 0.2 * ex;
   });
+  // The kind of sender an intent is described for: an intent whose mail is "generated automatically"
+  // or "machine-generated" is not what a person writes by hand (a forward of such mail still is).
+  if (ctx.facts?.senderKind === 'person' && !/^\s*(fwd?|fw|wg|tr)\s*:/i.test(msg.subject)) {
+    routed.forEach((d, k) => {
+      if (MACHINE_WRITTEN.test(d.description)) scores[k] = (scores[k] ?? 0) * 0.6;
+    });
+  }
   // The person's own corrections: nearest neighbours among earlier relabels.
   const examples = (ctx.examples ?? []).map((e) => ({ ...e, vec: vectorize(e.text.slice(0, 2000), table) }));
   const nn = examples.map((e) => ({ e, sim: cosine(msgVec, e.vec) })).sort((a, b) => b.sim - a.sim);
