@@ -43,7 +43,7 @@ function businessVault(): Record<string, string> {
   for (let k = 0; k < 8; k++) {
     const c = CLIENTS[k % CLIENTS.length] ?? '';
     const po = 4100 + k * 7;
-    files[`Work/Jobs/PO ${po}.md`] = `---\nclient: ${c}\npo: ${po}\nwords: ${1200 + k * 300}\ndeadline: 2026-0${(k % 8) + 1}-1${k}\n---\n# PO ${po} — ${TOPICS[k % TOPICS.length]}\n\nDelivered on time.\n`;
+    files[`Work/Jobs/PO ${po}.md`] = `---\nclient: ${c}\npo: ${po}\nwords: ${1200 + k * 300}\ndeadline: 2026-0${(k % 8) + 1}-1${k}\n---\n# PO ${po} — ${TOPICS[k % TOPICS.length]}\n\n${TOPICS[k % TOPICS.length]} for ${c}; delivered on time.\n`;
   }
   files['Home/Garden/roses.md'] = '# Roses\n\nPruned the climbing roses; feed in spring.\n';
   files['Home/Garden/compost.md'] = '# Compost\n\nTurn the heap monthly; no cooked food.\n';
@@ -59,26 +59,33 @@ describe('document types the vault teaches', () => {
     expect(docKeys('The kitchen worktop', {}, '')).not.toContain('leadnum:kitchen');
   });
 
+  const PO_ITEM = 'Subject: PO 4199 – customs declaration guide\n\n- PO: 4199\n- Words: 2100\n- Deadline: 20 May\n\nFor Northwind Freight, as discussed.\n';
+
   it('sends a new purchase order to the folder where the vault files POs, although its words name a client', async () => {
-    const vault = setup({
-      ...businessVault(),
-      'inbox/PO 4199 Northwind Freight.md':
-        'Subject: PO 4199 – customs declaration guide\n\nHello,\n\nNorthwind Freight would like the customs guide translated.\n\n- PO: 4199\n- Words: 2100\n- Deadline: 20 May\n\nThanks, Northwind Freight accounts\n',
-    });
-    const text = (await import('node:fs')).readFileSync(path.join(vault.root, 'inbox/PO 4199 Northwind Freight.md'), 'utf8');
-    const hand = await analyzeOne('inbox/PO 4199 Northwind Freight.md', text, { vault, rules: defaultRules(), now });
-    if (process.env.DBG) console.log(JSON.stringify({ ev: hand.evidence, votes: hand.votes, r: hand.item.reasoning }));
-    if (process.env.DBG) { const l = await analyzeOne('inbox/PO 4199 Northwind Freight.md', text, { vault, rules: defaultRules(), now, weights: loadFilingWeights(REPO) }); console.log(JSON.stringify({ votes: l.votes, d: l.item.destination, c: l.item.confidence })); }
-    // The words point at the client: the client's name and the profile of its folder.
-    expect(hand.evidence.find((e) => e.kind === 'profile')?.top ?? hand.evidence.find((e) => e.kind === 'entity')?.top).toBe('Work/Clients/Northwind Freight');
+    const rel = 'inbox/PO 4199 Northwind Freight.md';
+    const vault = setup({ ...businessVault(), [rel]: PO_ITEM });
+    const hand = await analyzeOne(rel, PO_ITEM, { vault, rules: defaultRules(), now });
+    // Its words point at the client: the client's name and the nearest notes.
+    expect(hand.evidence.find((e) => e.kind === 'entity')?.top).toBe('Work/Clients/Northwind Freight');
+    expect(hand.evidence.find((e) => e.kind === 'doctype')?.top).toBe('Work/Jobs');
     expect(hand.item.destination).toMatch(/^Work\/Jobs\//);
     expect(hand.item.reasoning).toMatch(/shaped like Work\/Jobs/);
     const weights = loadFilingWeights(REPO);
     expect(weights).toBeDefined();
-    const learned = await analyzeOne('inbox/PO 4199 Northwind Freight.md', text, { vault, rules: defaultRules(), now, weights });
+    const learned = await analyzeOne(rel, PO_ITEM, { vault, rules: defaultRules(), now, weights });
     expect(learned.item.destination).toMatch(/^Work\/Jobs\//);
-    // Shape alone is not a reason to be sure.
-    expect(learned.item.confidence).toBeLessThan(0.97);
+  });
+
+  it('without that convention in the vault the same purchase order goes to the client', async () => {
+    // The same vault, its jobs written as prose: no title form, no fields shared by the folder's notes.
+    const files = Object.fromEntries(
+      Object.entries(businessVault()).map(([k, v]) => (k.startsWith('Work/Jobs/') ? [k.replace(/PO \d+/, (m) => `job ${m.slice(3)}`), `# ${v.split('# ')[1]?.replace(/^PO \d+ — /, '') ?? 'job'}\n`] : [k, v])),
+    );
+    const rel = 'inbox/PO 4199 Northwind Freight.md';
+    const vault = setup({ ...files, [rel]: PO_ITEM });
+    const d = await analyzeOne(rel, PO_ITEM, { vault, rules: defaultRules(), now, weights: loadFilingWeights(REPO) });
+    expect(d.evidence.find((e) => e.kind === 'doctype')).toBeUndefined();
+    expect(d.item.destination).toMatch(/^Work\/Clients\/Northwind Freight\//);
   });
 
   it('an item about the same client without the shape stays with the client', async () => {

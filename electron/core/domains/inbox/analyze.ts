@@ -858,7 +858,7 @@ export async function analyzeItem(rel: string, text: string, ctx: AnalyzeContext
   const dest = ruleDest && ruleDest.folder === folder ? renderDestination(ruleDest.rule.destination, vars) : `${folder}/${slugify(title)}.md`;
   const { rows } = confidenceOf(evidence, folder);
   const confidence = round2((W ? moveConfidence(W, evidence, first[1] / ranked.reduce((a, [, v]) => a + v, 0), hand, folder) : hand) * (learnt?.factor ?? 1));
-  if (doctype.votes.get(folder) && topOf('doctype') === folder) reasons.push(`shaped like ${folder}'s notes (${clip(doctype.why.map((k) => k.replace(/^[a-z]+:/, '')).join(', '), 40)})`);
+  if (doctype.votes.get(folder) && topOf('doctype') === folder) reasons.unshift(`shaped like ${folder}'s notes (${clip(doctype.why.map((k) => k.replace(/^[a-z]+:/, '')).join(', '), 40)})`);
   if (!reasons.length) reasons.push(`words like ${folder}'s notes`);
   return {
     item: base({

@@ -330,7 +330,7 @@ function topOf(m: Map<string, number>): string {
 
 /** Votes per unit of shape weight, and the most shape weight that counts. */
 const DOCTYPE_VOTE = 1.5;
-const DOCTYPE_CAP = 2;
+const DOCTYPE_CAP = 6;
 /**
  * Document-type votes for an item: each of its shapes that the vault's folders own adds its weight there
  * (concentration × share, full at a share of 0.4); two fully owned shapes make a folder's full vote of 3
