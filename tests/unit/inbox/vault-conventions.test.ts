@@ -4,7 +4,7 @@ import { VaultIndex, catchUp, normalizeRel, resolveInVault } from '../../../elec
 import { analyzeOne, defaultRules, isDestination } from '../../../electron/core/domains/inbox';
 import { loadFilingWeights } from '../../../electron/core/domains/inbox/filing-model';
 import { folderProfiles } from '../../../electron/core/domains/inbox/profiles';
-import { docKeys, PRIOR_HITS, SAMPLE, selfFit, vaultConventions } from '../../../electron/core/domains/inbox/vault-conventions';
+import { docKeys, PRIOR_HITS, SAMPLE, selfFit, vaultConventions, warmConventions } from '../../../electron/core/domains/inbox/vault-conventions';
 import { tempDir, writeFiles } from '../../helpers/owner';
 
 /**
@@ -96,6 +96,31 @@ describe('document types the vault teaches', () => {
     const text = '# Northwind call\n\nCall with Northwind Freight about their style guide: they want British spelling in the customs guide too.\n';
     const d = await analyzeOne('inbox/northwind call.md', text, { vault, rules: defaultRules(), now, weights: loadFilingWeights(REPO) });
     expect(d.item.destination).toMatch(/^Work\/Clients\/Northwind Freight\//);
+  });
+});
+
+describe('building the conventions in the background', () => {
+  it('gives what a request builds, lets the event loop run, and is finished by a request that needs it meanwhile', async () => {
+    const files = businessVault();
+    for (let n = 0; n < 1200; n++) files[`Home/Log/entry ${n}.md`] = `# Entry ${n}\n\nA line about day ${n}.\n`;
+    const a = setup(files);
+    const b = setup(files);
+    const pa = folderProfiles(a.index, isDestination);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    const warm = await warmConventions(pa, a.index, isDestination, { sliceMs: 1 });
+    clearInterval(timer);
+    const direct = vaultConventions(folderProfiles(b.index, isDestination), b.index, isDestination);
+    expect(warm).toBeDefined();
+    expect([...(warm?.shapeFolders ?? [])]).toEqual([...direct.shapeFolders]);
+    expect(ticks).toBeGreaterThan(0);
+    expect(vaultConventions(pa, a.index, isDestination)).toBe(warm);
+    // A request while a background build is under way finishes that build (the same object comes back).
+    const c = setup(files);
+    const pc = folderProfiles(c.index, isDestination);
+    const pending = warmConventions(pc, c.index, isDestination, { sliceMs: 0 });
+    const now = vaultConventions(pc, c.index, isDestination);
+    expect(await pending).toBe(now);
   });
 });
 

@@ -17,7 +17,7 @@ import type { ActionInput, AnalysisItem, AnalyzeResult, ExampleRow, ExecuteResul
 import { InboxJournal } from './execute';
 import { ExampleStore, type NewExample, type RuleSuggestion } from './learn';
 import { folderProfiles, profilesState, warmProfiles, type ProfilesState } from './profiles';
-import { vaultConventions } from './vault-conventions';
+import { warmConventions } from './vault-conventions';
 import { isDestination } from './analyze';
 import { appendLooseRule } from './rules';
 import { defaultRules, parseRules, RULES_PATH, type Rules } from './rules';
@@ -244,7 +244,7 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
         // title and aliases (then only changed notes), better here than in the first analysis.
         if (p && !stopped) vault.index.nameDictionary();
         // What the vault teaches about its own conventions (document types, the per-vault fit): cached per profiles.
-        if (p && !stopped) vaultConventions(p, vault.index, isDestination);
+        if (p && !stopped) await warmConventions(p, vault.index, isDestination, { signal: lifetime.signal });
       })
       .catch((e: unknown) => log.warn('folder profiles warm-up failed', { error: String(e) }));
   };

@@ -23,6 +23,7 @@ import type { VaultIndex } from '../vault';
 import { splitFrontmatter, vaultReader } from '../vault';
 import type { Profiles } from './profiles';
 import { isStopword } from './text';
+import { interactiveInflight, whenNoInteractive } from '../../kernel/interactive';
 
 /** Notes read for heading/label shapes (the title and frontmatter shapes come from every note's index row). */
 const SHAPE_READS = 2000;
@@ -181,18 +182,62 @@ function ownership(
 }
 
 const cache = new WeakMap<object, VaultConventions>();
+/** A build under way (stepped by warmConventions, finished by a request that needs it). */
+const building = new WeakMap<object, Generator<void, VaultConventions, void>>();
 
-/** The conventions of the vault the profiles were built from (cached per profiles build). */
+/** The conventions of the vault the profiles were built from (cached per profiles build; finishes a background build). */
 export function vaultConventions(p: Profiles, index: VaultIndex, accept: (folder: string) => boolean): VaultConventions {
   const hit = cache.get(p.folders);
   if (hit) return hit;
-  const c = learnConventions(p, index, accept);
+  const steps = building.get(p.folders) ?? learnConventions(p, index, accept);
+  building.set(p.folders, steps);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return finish(p, r.value);
+  }
+}
+
+function finish(p: Profiles, c: VaultConventions): VaultConventions {
+  building.delete(p.folders);
   cache.set(p.folders, c);
   return c;
 }
 
-function learnConventions(p: Profiles, index: VaultIndex, accept: (folder: string) => boolean): VaultConventions {
+/**
+ * The same, built in slices of at most `sliceMs` of the event loop, stepping aside while a request is in
+ * flight (as warmProfiles does): at 50,000 notes it reads every index row and 2,000 note files (~1 s of CPU).
+ * Undefined when `signal` aborts; a request that needs the conventions meanwhile finishes the build.
+ */
+export async function warmConventions(p: Profiles, index: VaultIndex, accept: (folder: string) => boolean, opts: { signal?: AbortSignal; sliceMs?: number } = {}): Promise<VaultConventions | undefined> {
+  const sliceMs = opts.sliceMs ?? 8;
+  let steps = building.get(p.folders);
+  if (!steps) {
+    const hit = cache.get(p.folders);
+    if (hit) return hit;
+    building.set(p.folders, (steps = learnConventions(p, index, accept)));
+  }
+  let slice = performance.now();
+  for (;;) {
+    const hit = cache.get(p.folders);
+    if (hit) return hit;
+    const r = steps.next();
+    if (r.done) return finish(p, r.value);
+    if (performance.now() - slice > sliceMs || interactiveInflight() > 0) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      await whenNoInteractive();
+      if (opts.signal?.aborted) return undefined;
+      slice = performance.now();
+    }
+  }
+}
+
+/** Notes whose shapes are read per step of a build. */
+const ROWS_PER_STEP = 500;
+const READS_PER_STEP = 16;
+
+function* learnConventions(p: Profiles, index: VaultIndex, accept: (folder: string) => boolean): Generator<void, VaultConventions, void> {
   const rows = (index.db.prepare('SELECT path, folder, title, frontmatter FROM notes ORDER BY path').all() as NoteRow[]).filter((r) => accept(r.folder) && p.byFolder.has(r.folder));
+  yield;
   const order = [...rows].sort((a, b) => hashOf(a.path) - hashOf(b.path) || a.path.localeCompare(b.path));
   const reader = index.root ? vaultReader(index.root) : undefined;
   const readBody = new Set(order.slice(0, SHAPE_READS).map((r) => r.path));
@@ -201,7 +246,10 @@ function learnConventions(p: Profiles, index: VaultIndex, accept: (folder: strin
   const totals = new Map<string, number>();
   const sizes = new Map<string, number>();
   // Heading/label keys are counted on the notes read only; title and frontmatter keys on every note.
+  let done = 0;
+  let reads = 0;
   for (const r of rows) {
+    if (++done % ROWS_PER_STEP === 0) yield;
     let fm: Record<string, unknown> = {};
     if (r.frontmatter !== '{}') {
       try {
@@ -212,6 +260,7 @@ function learnConventions(p: Profiles, index: VaultIndex, accept: (folder: strin
     }
     let body: string | undefined;
     if (readBody.has(r.path)) {
+      if (++reads % READS_PER_STEP === 0) yield;
       const f = reader?.read(r.path, { maxBytes: 200_000 });
       body = f ? splitFrontmatter(f.data.toString('utf8')).body : undefined;
     }
