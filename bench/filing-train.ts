@@ -43,6 +43,10 @@ import {
 import type { AnalysisItem } from '../electron/core/domains/inbox';
 
 const CACHE = path.join(REPO_ROOT, '.tmp', 'filing-features');
+/** Ablation (measuring only): FILING_DROP=doctype.,folder.kids zeroes the features whose names start with any of these. */
+const DROPPED = new Set(
+  FEATURE_NAMES.flatMap((n, i) => ((process.env.FILING_DROP ?? '').split(',').filter(Boolean).some((d) => n.startsWith(d)) ? [i] : [])),
+);
 const IN_SAMPLE = [FIXTURE, DEV_SET, DEV2_SET, DEV3_SET, DEV4_SET, DEV5_SET];
 
 interface Row {
@@ -122,7 +126,7 @@ function prepare(d: SetDump): Prepared[] {
     for (const k of t.kinds) for (const [f, w] of k.votes) by.set(f, (by.get(f) ?? 0) + w);
     for (const [f, x] of t.penalty) if (by.has(f)) by.set(f, (by.get(f) ?? 0) * (1 - x));
     const handRanked = [...by].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-    const cands = candidateFeatures(t.kinds, (f) => t.folders[f] ?? { notes: 0, people: false });
+    const cands = candidateFeatures(t.kinds, (f) => t.folders[f] ?? { notes: 0, people: false }).map((c) => ({ ...c, x: c.x.map((v, i) => (DROPPED.has(i) ? 0 : v)) }));
     const g = normGold(row.gold);
     return { row, set: d.set, evidence, handRanked, cands, y: cands.findIndex((c) => c.folder === g) };
   });

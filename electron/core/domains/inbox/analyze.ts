@@ -22,6 +22,7 @@ import { clip, containment, contentWords, plain, shingles, slugify } from './tex
 import { cosine, folderCosine, folderLabel, folderProfiles, PERSON_TITLE, rankFolders, terms, type Profiles, type TermSet } from './profiles';
 import { learntAdjustment, likeDecision, memoryVotes, type Memory } from './learn';
 import { entityKeys, entityMemoryVotes } from './entity-memory';
+import { docKeys, doctypeVotes, vaultConventions } from './vault-conventions';
 import {
   calibrate,
   candidateFeatures,
@@ -31,6 +32,7 @@ import {
   STRONG_KINDS,
   type ActionFeatures,
   type FilingWeights,
+  type FolderMeta,
   type KindVotes,
 } from './filing-model';
 
@@ -60,11 +62,11 @@ export interface FilingTrace {
   /** Some evidence places it at all (a rule, hint, decision, entity, person, or more than faint overlap). */
   placed: boolean;
   /** Candidate folder → notes in it and whether it is a people folder. */
-  folders: Record<string, { notes: number; people: boolean }>;
+  folders: Record<string, FolderMeta>;
 }
 
 /** The kinds of evidence that place an item in a folder. */
-export type EvidenceKind = 'rule' | 'hint' | 'examples' | 'named' | 'entity' | 'person' | 'link' | 'neighbours' | 'profile' | 'structure' | 'shape';
+export type EvidenceKind = 'rule' | 'hint' | 'examples' | 'named' | 'entity' | 'person' | 'link' | 'neighbours' | 'profile' | 'structure' | 'shape' | 'doctype';
 
 /**
  * How far one kind of evidence is trusted on its own when it points fully at one folder with a
@@ -85,6 +87,7 @@ export const RELIABILITY: Record<EvidenceKind, number> = {
   profile: 0.4,
   structure: 0.2,
   shape: 0.2,
+  doctype: 0.2,
 };
 
 /** One kind of evidence for an item: its votes per folder and how much of it there is (0–1). */
@@ -716,6 +719,12 @@ export async function analyzeItem(rel: string, text: string, ctx: AnalyzeContext
     }
   }
 
+  // Document types the vault teaches: folders whose notes share this item's shape (title form, fields, headings).
+  const conv = vaultConventions(p, index, isDestination);
+  const doctype = doctypeVotes(conv, docKeys(title, note.frontmatter, note.body));
+  for (const [f, w] of doctype.votes) ev.add('doctype', f, w);
+  if (doctype.votes.size) ev.amount('doctype', 1);
+
   // Folder profiles: the TF-IDF centroid of each folder's notes, titles, tags and path words.
   const prof = rankFolders(p, itemVec).filter(([f]) => isDestination(f));
   const c1 = prof[0]?.[1] ?? 0;
@@ -777,7 +786,7 @@ export async function analyzeItem(rel: string, text: string, ctx: AnalyzeContext
     (ev.has('profile') && c1 >= 0.08) ||
     !!agree;
   const kindVotes: KindVotes[] = evidence.map((e) => ({ kind: e.kind, amount: e.amount, votes: [...e.votes] }));
-  const meta = (f: string) => ({ notes: p.byFolder.get(f)?.notes ?? 0, people: isPeople(f) });
+  const meta = (f: string): FolderMeta => ({ notes: p.byFolder.get(f)?.notes ?? 0, people: isPeople(f) });
   const trace: FilingTrace | undefined = ctx.trace
     ? {
         kinds: kindVotes,
@@ -849,6 +858,7 @@ export async function analyzeItem(rel: string, text: string, ctx: AnalyzeContext
   const dest = ruleDest && ruleDest.folder === folder ? renderDestination(ruleDest.rule.destination, vars) : `${folder}/${slugify(title)}.md`;
   const { rows } = confidenceOf(evidence, folder);
   const confidence = round2((W ? moveConfidence(W, evidence, first[1] / ranked.reduce((a, [, v]) => a + v, 0), hand, folder) : hand) * (learnt?.factor ?? 1));
+  if (doctype.votes.get(folder) && topOf('doctype') === folder) reasons.unshift(`shaped like ${folder}'s notes (${clip(doctype.why.map((k) => k.replace(/^[a-z]+:/, '')).join(', '), 40)})`);
   if (!reasons.length) reasons.push(`words like ${folder}'s notes`);
   return {
     item: base({

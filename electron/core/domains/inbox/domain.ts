@@ -17,6 +17,7 @@ import type { ActionInput, AnalysisItem, AnalyzeResult, ExampleRow, ExecuteResul
 import { InboxJournal } from './execute';
 import { ExampleStore, type NewExample, type RuleSuggestion } from './learn';
 import { folderProfiles, profilesState, warmProfiles, type ProfilesState } from './profiles';
+import { warmConventions } from './vault-conventions';
 import { isDestination } from './analyze';
 import { appendLooseRule } from './rules';
 import { defaultRules, parseRules, RULES_PATH, type Rules } from './rules';
@@ -239,7 +240,9 @@ export function createInbox(ctx: CoreContext, deps: InboxDeps): InboxDomain {
     warming = warming
       .then(async () => {
         // (The name dictionary needs no warm-up: it is read from the index when asked.)
-        await warmProfiles(vault.index, isDestination, { signal: lifetime.signal });
+        const p = await warmProfiles(vault.index, isDestination, { signal: lifetime.signal });
+        // What the vault teaches about its own conventions (document types, the per-vault fit): cached per profiles.
+        if (p && !stopped) await warmConventions(p, vault.index, isDestination, { signal: lifetime.signal });
       })
       .catch((e: unknown) => log.warn('folder profiles warm-up failed', { error: String(e) }));
   };

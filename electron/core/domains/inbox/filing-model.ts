@@ -15,7 +15,7 @@ import path from 'node:path';
 import { z } from 'zod';
 
 /** The kinds of evidence that place an item in a folder (mirrors analyze.ts). */
-export const FILING_KINDS = ['rule', 'hint', 'examples', 'named', 'entity', 'person', 'link', 'neighbours', 'profile', 'structure', 'shape'] as const;
+export const FILING_KINDS = ['rule', 'hint', 'examples', 'named', 'entity', 'person', 'link', 'neighbours', 'profile', 'structure', 'shape', 'doctype'] as const;
 export type FilingKind = (typeof FILING_KINDS)[number];
 /** Kinds that can carry a confidence of 0.8 or more on their own (the rest is word overlap). */
 export const STRONG_KINDS: ReadonlySet<FilingKind> = new Set(['rule', 'hint', 'examples', 'named', 'entity', 'person', 'link']);
