@@ -11,16 +11,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNlp, loadUrgencyHead, urgencyHeadText, type NlpDomain, type UrgencyHead } from '../../../electron/core/domains/nlp';
-import { textHeadSignals, urgencyOf, type UrgencyInput, type UrgencyVerdict } from '../../../electron/core/domains/mail/urgency';
+import { textHeadSignals, urgencyOf, type UrgencyVerdict } from '../../../electron/core/domains/mail/urgency';
 import { HAND_MODEL, LEVELS, SHIPPED_MODEL, parseUrgencyModel, type UrgencyModel } from '../../../electron/core/domains/mail/urgency-model';
-import type { Taxonomy } from '../../../electron/core/domains/mail/config';
-import type { MessageFacts } from '../../../electron/core/domains/mail/facts';
 import { resolveConfig } from '../../../electron/core/host/config';
 import { createCoreContext } from '../../../electron/core/host/context';
 import { silentLogger, type CoreContext } from '../../../electron/core/kernel';
 import { HEAD_CONFIG, headOnnx, headProbs, readMailSet, readUrgencyCorpus, trainHead, type HeadExample } from '../../../models/train/urgency-head';
 import { REPO_ROOT, tempDir } from '../../helpers/owner';
-import { mailServiceForTest } from './helpers';
+import { acknowledgedOutage, mailServiceForTest, newsletterMessage } from './helpers';
 
 const SCRATCH = fs.mkdtempSync(path.join(os.tmpdir(), 'urgency-head-test-'));
 const MODEL = path.join(SCRATCH, 'urgency.onnx');
@@ -41,31 +39,8 @@ function writeHead(dir: string, examples: HeadExample[], seed: number): Buffer {
 const WEIGHTS = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'electron/core/domains/mail/urgency-weights.json'), 'utf8')) as Record<string, unknown>;
 const learned = parseUrgencyModel({ ...WEIGHTS, enabled: true });
 
-const tax: Taxonomy = {
-  id: 't',
-  name: 't',
-  intents: [{ id: 'ops', description: 'Systems breaking', examples: [] }],
-  precedence: [],
-  urgency: { high: [], medium: [], low: [], prose: { high: 'production is down, or needs me within hours', medium: 'needs an answer from me this week', low: 'newsletters, notices and receipts that need nothing' } },
-  sentiment: { cues: {}, prose: {} },
-};
-const facts = (kind: MessageFacts['senderKind'], headers: Record<string, string> = {}): MessageFacts => ({ headers, events: [], senderKind: kind });
-const input = (over: Partial<UrgencyInput>): UrgencyInput => ({ subject: 'Hello', body: '', full: '', date: new Date('2026-05-04T09:00:00Z'), senderWords: '', tax, earlier: [], neighbours: [], ...over });
-const acknowledged = input({
-  subject: 'Re: Production down: checkout returns 500 for all customers',
-  body: 'Acknowledged, I am on it. Still investigating, checkout is still failing for everyone.',
-  earlier: ['high'],
-  earlierSubjects: ['Production down: checkout returns 500 for all customers'],
-  facts: facts('person'),
-  addressed: 'to',
-});
-const newsletter = input({
-  subject: 'This week in design: 12 reads for your weekend',
-  body: 'Our weekly newsletter: the best design writing of the week. Read online. Unsubscribe at any time.',
-  facts: facts('automated', { 'list-unsubscribe': '<mailto:leave@news.example>', precedence: 'bulk' }),
-  senderWords: 'automated notification newsletter mailing list',
-  addressed: 'to',
-});
+const acknowledged = acknowledgedOutage;
+const newsletter = newsletterMessage;
 
 function ctxWith(models?: Record<string, string>): CoreContext {
   const dataDir = tempDir();

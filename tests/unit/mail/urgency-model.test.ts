@@ -5,40 +5,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { urgencyOf, urgencySignals, type UrgencyInput } from '../../../electron/core/domains/mail/urgency';
+import { urgencyOf, urgencySignals } from '../../../electron/core/domains/mail/urgency';
 import { HAND_MODEL, LEVELS, SHIPPED_MODEL, featureId, parseUrgencyModel, scoreSignals, weightOn, type UrgencyModel } from '../../../electron/core/domains/mail/urgency-model';
-import type { Taxonomy } from '../../../electron/core/domains/mail/config';
-import type { MessageFacts } from '../../../electron/core/domains/mail/facts';
+import { acknowledgedOutage, newsletterMessage, senderFacts, urgencyInput } from './helpers';
 
 const WEIGHTS = path.resolve(__dirname, '../../../electron/core/domains/mail/urgency-weights.json');
 const file = JSON.parse(fs.readFileSync(WEIGHTS, 'utf8')) as { enabled: boolean; features: Record<string, Record<string, number>> };
-const tax: Taxonomy = {
-  id: 't',
-  name: 't',
-  intents: [{ id: 'ops', description: 'Systems breaking', examples: [] }],
-  precedence: [],
-  urgency: { high: [], medium: [], low: [], prose: { high: 'production is down, or needs me within hours', medium: 'needs an answer from me this week', low: 'newsletters, notices and receipts that need nothing' } },
-  sentiment: { cues: {}, prose: {} },
-};
-const facts = (kind: MessageFacts['senderKind'], headers: Record<string, string> = {}): MessageFacts => ({ headers, events: [], senderKind: kind });
-const input = (over: Partial<UrgencyInput>): UrgencyInput => ({ subject: 'Hello', body: '', full: '', date: new Date('2026-05-04T09:00:00Z'), senderWords: '', tax, earlier: [], neighbours: [], ...over });
-
-/** Production down, on-call has acknowledged, nothing resolved: the second message of an incident thread. */
-const acknowledged = input({
-  subject: 'Re: Production down: checkout returns 500 for all customers',
-  body: 'Acknowledged, I am on it. Still investigating, checkout is still failing for everyone.',
-  earlier: ['high'],
-  earlierSubjects: ['Production down: checkout returns 500 for all customers'],
-  facts: facts('person'),
-  addressed: 'to',
-});
-const newsletter = input({
-  subject: 'This week in design: 12 reads for your weekend',
-  body: 'Our weekly newsletter: the best design writing of the week. Read online. Unsubscribe at any time.',
-  facts: facts('automated', { 'list-unsubscribe': '<mailto:leave@news.example>', precedence: 'bulk' }),
-  senderWords: 'automated notification newsletter mailing list',
-  addressed: 'to',
-});
+const facts = senderFacts;
+const input = urgencyInput;
+const acknowledged = acknowledgedOutage;
+const newsletter = newsletterMessage;
 
 /** The learned weights as written, whether or not the file is enabled. */
 const learned = parseUrgencyModel({ ...file, enabled: true });
