@@ -11,7 +11,7 @@ import path from 'node:path';
 import { VaultIndex, catchUp } from '../electron/core/domains/vault';
 import { isDestination } from '../electron/core/domains/inbox';
 import { folderProfiles } from '../electron/core/domains/inbox/profiles';
-import { selfFit, vaultConventions } from '../electron/core/domains/inbox/vault-conventions';
+import { learnVaultConventions, selfFit } from '../electron/core/domains/inbox/vault-conventions';
 import { BLIND_SETS, FIXTURE, DEV_SET, DEV2_SET, DEV3_SET, DEV4_SET, DEV5_SET } from './_vault-eval';
 import { generateVault } from './_scale-gen';
 
@@ -38,7 +38,7 @@ for (const [name, root] of vaults) {
     const p = folderProfiles(index, isDestination);
     const profilesMs = performance.now() - t;
     t = performance.now();
-    const c = vaultConventions(p, index, isDestination);
+    const c = learnVaultConventions(p, index, isDestination);
     const ms = performance.now() - t;
     t = performance.now();
     const fit = selfFit(p, c, isDestination);

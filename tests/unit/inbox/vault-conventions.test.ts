@@ -4,7 +4,7 @@ import { VaultIndex, catchUp, normalizeRel, resolveInVault } from '../../../elec
 import { analyzeOne, defaultRules, isDestination } from '../../../electron/core/domains/inbox';
 import { loadFilingWeights } from '../../../electron/core/domains/inbox/filing-model';
 import { folderProfiles } from '../../../electron/core/domains/inbox/profiles';
-import { docKeys, PRIOR_HITS, SAMPLE, selfFit, vaultConventions, warmConventions } from '../../../electron/core/domains/inbox/vault-conventions';
+import { docKeys, learnVaultConventions, PRIOR_HITS, SAMPLE, selfFit, vaultConventions, warmConventions } from '../../../electron/core/domains/inbox/vault-conventions';
 import { tempDir, writeFiles } from '../../helpers/owner';
 
 /**
@@ -132,8 +132,8 @@ describe('the per-vault fit', () => {
     const a = setup(files);
     const b = setup(files);
     const pa = folderProfiles(a.index, isDestination);
-    const ca = vaultConventions(pa, a.index, isDestination);
-    const cb = vaultConventions(folderProfiles(b.index, isDestination), b.index, isDestination);
+    const ca = learnVaultConventions(pa, a.index, isDestination);
+    const cb = learnVaultConventions(folderProfiles(b.index, isDestination), b.index, isDestination);
     const fa = selfFit(pa, ca, isDestination);
     const fb = selfFit(folderProfiles(b.index, isDestination), cb, isDestination);
     expect(fa.sampled).toBe(SAMPLE);
@@ -146,12 +146,14 @@ describe('the per-vault fit', () => {
     }
     // Each folder's notes say its topic: the vault's own notes are placed by their profile.
     expect(fa.hits.profile.rate).toBeGreaterThan(PRIOR_HITS.profile);
-    // The same profiles give the same (cached) conventions.
-    expect(vaultConventions(folderProfiles(a.index, isDestination), a.index, isDestination)).toBe(ca);
+    // The same profiles give the same (cached) conventions, and the owner keeps what analysis reads.
+    const cached = vaultConventions(pa, a.index, isDestination);
+    expect(vaultConventions(folderProfiles(a.index, isDestination), a.index, isDestination)).toBe(cached);
+    expect([...cached.shapeFolders]).toEqual([...ca.shapeFolders]);
 
     const tiny = setup({ 'a/one.md': '# One\n\nalpha beta\n', 'a/two.md': '# Two\n\ngamma delta\n', 'b/three.md': '# Three\n\nepsilon\n' });
     const pt = folderProfiles(tiny.index, isDestination);
-    const ft = selfFit(pt, vaultConventions(pt, tiny.index, isDestination), isDestination);
+    const ft = selfFit(pt, learnVaultConventions(pt, tiny.index, isDestination), isDestination);
     for (const k of ['profile', 'neighbours', 'doctype'] as const) expect(Math.abs(ft.hits[k].rate - PRIOR_HITS[k])).toBeLessThanOrEqual(0.1);
   });
 });

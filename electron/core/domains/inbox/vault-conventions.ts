@@ -181,26 +181,39 @@ function ownership(
   return votes;
 }
 
-const cache = new WeakMap<object, VaultConventions>();
+/** What analysis reads of the conventions (doctypeVotes); the owner keeps only this per profiles build. */
+export type DocTypes = Pick<VaultConventions, 'shapeFolders'>;
+
+const cache = new WeakMap<object, DocTypes>();
 /** A build under way (stepped by warmConventions, finished by a request that needs it). */
 const building = new WeakMap<object, Generator<void, VaultConventions, void>>();
 
-/** The conventions of the vault the profiles were built from (cached per profiles build; finishes a background build). */
-export function vaultConventions(p: Profiles, index: VaultIndex, accept: (folder: string) => boolean): VaultConventions {
+/** The document types of the vault the profiles were built from (cached per profiles build; finishes a background build). */
+export function vaultConventions(p: Profiles, index: VaultIndex, accept: (folder: string) => boolean): DocTypes {
   const hit = cache.get(p.folders);
   if (hit) return hit;
   const steps = building.get(p.folders) ?? learnConventions(p, index, accept);
   building.set(p.folders, steps);
+  return finish(p, drain(steps));
+}
+
+/** Everything learned, counts included, uncached: for selfFit (bench/_conventions.ts), which analysis does not use. */
+export function learnVaultConventions(p: Profiles, index: VaultIndex, accept: (folder: string) => boolean): VaultConventions {
+  return drain(learnConventions(p, index, accept));
+}
+
+function drain(steps: Generator<void, VaultConventions, void>): VaultConventions {
   for (;;) {
     const r = steps.next();
-    if (r.done) return finish(p, r.value);
+    if (r.done) return r.value;
   }
 }
 
-function finish(p: Profiles, c: VaultConventions): VaultConventions {
+function finish(p: Profiles, c: VaultConventions): DocTypes {
   building.delete(p.folders);
-  cache.set(p.folders, c);
-  return c;
+  const kept: DocTypes = { shapeFolders: c.shapeFolders };
+  cache.set(p.folders, kept);
+  return kept;
 }
 
 /**
@@ -208,7 +221,7 @@ function finish(p: Profiles, c: VaultConventions): VaultConventions {
  * flight (as warmProfiles does): at 50,000 notes it reads every index row and 2,000 note files (~1 s of CPU).
  * Undefined when `signal` aborts; a request that needs the conventions meanwhile finishes the build.
  */
-export async function warmConventions(p: Profiles, index: VaultIndex, accept: (folder: string) => boolean, opts: { signal?: AbortSignal; sliceMs?: number } = {}): Promise<VaultConventions | undefined> {
+export async function warmConventions(p: Profiles, index: VaultIndex, accept: (folder: string) => boolean, opts: { signal?: AbortSignal; sliceMs?: number } = {}): Promise<DocTypes | undefined> {
   const sliceMs = opts.sliceMs ?? 8;
   let steps = building.get(p.folders);
   if (!steps) {
@@ -265,7 +278,7 @@ function* learnConventions(p: Profiles, index: VaultIndex, accept: (folder: stri
       body = f ? splitFrontmatter(f.data.toString('utf8')).body : undefined;
     }
     const keys = new Set(docKeys(r.title, fm, body));
-    // Kept for the notes selfFit may sample only (a set per note of a 50,000-note vault is not needed).
+    // Kept for the notes selfFit may sample only (a set per note of a 50,000-note vault is not needed); the owner drops it (finish).
     if (readBody.has(r.path)) keysOf.set(r.path, keys);
     sizes.set(r.folder, (sizes.get(r.folder) ?? 0) + 1);
     for (const k of keys) {
@@ -385,7 +398,7 @@ const DOCTYPE_CAP = 6;
  * (concentration × share, full at a share of 0.4); two fully owned shapes make a folder's full vote of 3
  * (like a folder profile's).
  */
-export function doctypeVotes(c: VaultConventions, keys: string[]): { votes: Map<string, number>; why: string[] } {
+export function doctypeVotes(c: DocTypes, keys: string[]): { votes: Map<string, number>; why: string[] } {
   const sum = new Map<string, number>();
   const why: string[] = [];
   for (const k of keys) {
